@@ -1,0 +1,77 @@
+/*
+ * The device switches, and the memory devices /dev/null and /dev/zero.
+ */
+#include "kern/systm.h"
+#include "kern/conf.h"
+#include "kern/uio.h"
+#include "kern/dev/sd.h"
+
+int	cnopen(dev_t, int, int);
+int	cnclose(dev_t, int, int);
+int	cnread(dev_t, struct uio *, int);
+int	cnwrite(dev_t, struct uio *, int);
+int	cnioctl(dev_t, u_long, caddr_t, int);
+
+int
+enodev(void)
+{
+	return ENODEV;
+}
+
+int
+nullop(void)
+{
+	return 0;
+}
+
+#define MEM_NULL	2
+#define MEM_ZERO	12
+
+static int
+mmopen(dev_t dev, int flags, int fmt)
+{
+	(void)flags, (void)fmt;
+	return minor(dev) == MEM_NULL || minor(dev) == MEM_ZERO ? 0 : ENXIO;
+}
+
+static int
+mmrw(dev_t dev, struct uio *uio, int ioflag)
+{
+	static char zeros[512];
+	int error = 0;
+
+	(void)ioflag;
+	if (uio->uio_rw == UIO_WRITE) {		/* both discard writes */
+		uio->uio_offset += uio->uio_resid;
+		uio->uio_iov->iov_len = 0;
+		uio->uio_resid = 0;
+		return 0;
+	}
+	if (minor(dev) == MEM_NULL)
+		return 0;			/* end of file */
+	while (uio->uio_resid > 0 && error == 0)
+		error = uiomove(zeros, MIN(uio->uio_resid,
+		    (int)sizeof(zeros)), uio);
+	return error;
+}
+
+static int
+ttyopen(dev_t dev, int flags, int fmt)
+{
+	(void)dev;
+	return cnopen(makedev(CONS_MAJOR, 0), flags, fmt);
+}
+
+#define N (void *)enodev
+#define Z (void *)nullop
+struct cdevsw cdevsw[] = {
+	[CONS_MAJOR] = { "console", cnopen, cnclose, cnread, cnwrite, cnioctl },
+	[TTY_MAJOR] = { "tty", ttyopen, cnclose, cnread, cnwrite, cnioctl },
+	[MEM_MAJOR] = { "mem", mmopen, Z, mmrw, mmrw, N },
+	[SD_CMAJOR] = { "rsd", sdopen, sdclose, sdread, sdwrite, sdioctl },
+};
+struct bdevsw bdevsw[] = {
+	[SD_BMAJOR] = { "sd", sdopen, sdclose, sdstrategy, sdioctl, sdpsize },
+};
+int ncdev = nitems(cdevsw);
+int nbdev = nitems(bdevsw);

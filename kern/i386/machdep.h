@@ -1,0 +1,23 @@
+/*
+ * Machine-dependent entry points used by the rest of the kernel.
+ */
+#ifndef _I386_MACHDEP_H_
+#define _I386_MACHDEP_H_
+
+#include <sys/types.h>
+
+struct trapframe;
+
+void	machdep_init(void);
+void	set_kstack(u_int32_t esp0);
+void	trap(struct trapframe *);
+extern void trapret(void);
+
+/* interrupts: the two 8259 PICs, IRQ 0..15 */
+typedef void (*intr_handler_t)(void *);
+void	intr_init(void);
+void	intr_establish(int irq, intr_handler_t fn, void *arg);
+void	intr_dispatch(int irq);
+void	pic_unmask(int irq);
+
+#endif

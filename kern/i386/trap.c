@@ -1,0 +1,154 @@
+/*
+ * trap(): every interrupt, exception and system call enters here from
+ * locore's alltraps with the trap frame.
+ *
+ *   - a device interrupt goes to its driver (intr_dispatch);
+ *   - a system call goes to syscall();
+ *   - a fault in user mode becomes a signal to the process (SIGSEGV,
+ *     SIGILL, SIGFPE, SIGBUS, SIGTRAP), except a fault just below the
+ *     stack, which grows the stack;
+ *   - a page fault in the kernel while copying from or to user memory
+ *     resumes at the copy routine's recovery point (onfault), which
+ *     returns EFAULT;
+ *   - any other kernel fault is a kernel bug: panic with the frame.
+ * On the way back to user mode, pending signals are delivered and the
+ * process gives up the CPU if the clock asked for it.
+ */
+#include "kern/systm.h"
+#include "kern/proc.h"
+#include "kern/i386/cpu.h"
+#include "kern/i386/machdep.h"
+#include "kern/i386/pmap.h"
+
+u_int32_t onfault;			/* recovery %eip for copyin/copyout */
+
+void	syscall(struct trapframe *);
+void	hardclock(struct trapframe *);
+
+static const char *const trapnames[] = {
+	"divide error", "debug", "NMI", "breakpoint", "overflow",
+	"bound range", "invalid opcode", "device not available",
+	"double fault", "coprocessor overrun", "invalid TSS",
+	"segment not present", "stack fault", "general protection fault",
+	"page fault", "reserved", "floating point error", "alignment check",
+	"machine check", "SIMD exception",
+};
+
+static void
+dumpframe(struct trapframe *tf)
+{
+	const char *name;
+	u_int32_t off;
+
+	printf("trap %u (%s), error 0x%x, cr2 %p\n", tf->tf_trapno,
+	    tf->tf_trapno < nitems(trapnames) ? trapnames[tf->tf_trapno] : "?",
+	    tf->tf_err, (void *)rcr2());
+	name = ksym_lookup(tf->tf_eip, &off);
+	printf("eip %p <%s+0x%x> cs 0x%x eflags 0x%x\n", (void *)tf->tf_eip,
+	    name ? name : "?", off, tf->tf_cs, tf->tf_eflags);
+	printf("eax %p ebx %p ecx %p edx %p\n", (void *)tf->tf_eax,
+	    (void *)tf->tf_ebx, (void *)tf->tf_ecx, (void *)tf->tf_edx);
+	printf("esi %p edi %p ebp %p esp %p\n", (void *)tf->tf_esi,
+	    (void *)tf->tf_edi, (void *)tf->tf_ebp, (void *)&tf->tf_esp);
+	if (curproc)
+		printf("process %d (%s)\n", curproc->p_pid, curproc->p_comm);
+}
+
+/* Grow the user stack when a fault lands in the stack region. */
+static int
+grow_stack(struct proc *p, u_int32_t va)
+{
+	if (va >= USRSTACK || va < USRSTACK - MAXSSIZ)
+		return 0;
+	return pmap_enter(p->p_pmap, trunc_page(va), 1) == 0;
+}
+
+void
+userret(struct trapframe *tf)
+{
+	struct proc *p = curproc;
+	int sig;
+
+	(void)tf;
+	while ((sig = issignal(p)) != 0)
+		postsig(sig);
+	if (want_resched) {
+		preempt();
+		while ((sig = issignal(p)) != 0)
+			postsig(sig);
+	}
+}
+
+void
+trap(struct trapframe *tf)
+{
+	struct proc *p = curproc;
+	int sig = 0, user = USERMODE(tf);
+	u_int32_t sticks = 0;
+
+	if (tf->tf_trapno >= T_IRQ0 && tf->tf_trapno < T_IRQ0 + 16) {
+		if (tf->tf_trapno == T_IRQ0)
+			hardclock(tf);
+		else
+			intr_dispatch(tf->tf_trapno - T_IRQ0);
+		if (user && p)
+			userret(tf);
+		return;
+	}
+	if (tf->tf_trapno == T_SYSCALL) {
+		syscall(tf);
+		userret(tf);
+		return;
+	}
+	if (user && p) {
+		p->p_tf = tf;
+		sticks = p->p_sticks;
+	}
+	(void)sticks;
+
+	switch (tf->tf_trapno) {
+	case T_PAGEFLT:
+		if (!user && onfault != 0) {
+			tf->tf_eip = onfault;
+			return;
+		}
+		if (user && grow_stack(p, rcr2()))
+			goto out;
+		sig = SIGSEGV;
+		break;
+	case T_PROTFLT:
+	case T_SEGNPFLT:
+	case T_STKFLT:
+	case T_TSSFLT:
+		sig = SIGBUS;
+		break;
+	case T_PRIVINFLT:
+		sig = SIGILL;
+		break;
+	case T_DIVIDE:
+	case T_OFLOW:
+	case T_BOUND:
+	case T_ARITHTRAP:
+	case T_XMM:
+		sig = SIGFPE;
+		break;
+	case T_BPT:
+	case T_DEBUG:
+		sig = SIGTRAP;
+		break;
+	case T_NMI:
+		printf("NMI ignored\n");
+		return;
+	default:
+		sig = SIGBUS;
+		break;
+	}
+	if (!user || p == NULL) {
+		dumpframe(tf);
+		backtrace(tf->tf_ebp);
+		panic("kernel mode trap %u", tf->tf_trapno);
+	}
+	trapsignal(p, sig, tf->tf_trapno == T_PAGEFLT ? rcr2() : tf->tf_err);
+out:
+	userret(tf);
+}

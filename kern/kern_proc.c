@@ -1,0 +1,107 @@
+/*
+ * The process table: allocation of process slots and process ids, and
+ * kernel processes (threads with no user space, such as the update
+ * daemon).
+ */
+#include "kern/systm.h"
+#include "kern/proc.h"
+#include "kern/malloc.h"
+#include "kern/i386/cpu.h"
+#include "kern/i386/machdep.h"
+#include "kern/i386/pmap.h"
+
+struct proc proc[NPROC];
+struct proc *initproc;
+static pid_t nextpid = 1;
+
+struct proc *
+pfind(pid_t pid)
+{
+	int i;
+
+	for (i = 0; i < NPROC; i++)
+		if (proc[i].p_stat != SFREE && proc[i].p_pid == pid)
+			return &proc[i];
+	return NULL;
+}
+
+/* A free slot in state SIDL with a kernel stack and a new pid, or NULL. */
+struct proc *
+proc_alloc(void)
+{
+	struct proc *p = NULL;
+	int i, s;
+
+	s = splhigh();
+	for (i = 0; i < NPROC; i++) {
+		if (proc[i].p_stat == SFREE) {
+			p = &proc[i];
+			p->p_stat = SIDL;
+			break;
+		}
+	}
+	splx(s);
+	if (p == NULL)
+		return NULL;
+	memset((char *)p + sizeof(p->p_stat), 0,
+	    sizeof(*p) - sizeof(p->p_stat));
+	p->p_kstack = page_alloc(KSTACK_SIZE / PAGE_SIZE, M_NOWAIT);
+	if (p->p_kstack == NULL) {
+		p->p_stat = SFREE;
+		return NULL;
+	}
+	do {
+		p->p_pid = nextpid++;
+		if (nextpid >= 30000)
+			nextpid = 2;
+	} while (pfind(p->p_pid) != p);
+	p->p_start_us = uptime_us();
+	return p;
+}
+
+/* Release what is left of a reaped zombie. */
+void
+proc_free(struct proc *p)
+{
+	page_free(p->p_kstack, KSTACK_SIZE / PAGE_SIZE);
+	p->p_kstack = NULL;
+	p->p_stat = SFREE;
+}
+
+static void
+kthread_main(void)
+{
+	struct proc *p = curproc;
+
+	sti();
+	p->p_kthread_fn(p->p_kthread_arg);
+	panic("kernel process %s returned", p->p_comm);
+}
+
+/* Start a kernel process running fn(arg). */
+struct proc *
+kthread_create(void (*fn)(void *), void *arg, const char *name)
+{
+	struct proc *p = proc_alloc();
+	struct context *ctx;
+
+	if (p == NULL)
+		panic("kthread_create: no process slot for %s", name);
+	strlcpy(p->p_comm, name, sizeof(p->p_comm));
+	p->p_flag = P_SYSTEM;
+	p->p_kthread_fn = fn;
+	p->p_kthread_arg = arg;
+	p->p_pptr = initproc;
+	ctx = (struct context *)(p->p_kstack + KSTACK_SIZE) - 1;
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->eip = (u_int32_t)kthread_main;
+	p->p_ctx = ctx;
+	p->p_stat = SRUN;
+	return p;
+}
+
+int
+suser(struct proc *p)
+{
+	return p->p_cred.cr_uid == 0 ? 0 : EPERM;
+}

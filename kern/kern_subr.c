@@ -1,0 +1,57 @@
+/*
+ * uiomove: the one place data crosses between a buffer and the memory a
+ * struct uio describes, user or kernel.
+ */
+#include "kern/systm.h"
+#include "kern/uio.h"
+
+int
+uiomove(void *kaddr, int n, struct uio *uio)
+{
+	char *cp = kaddr;
+	int error;
+
+	while (n > 0 && uio->uio_resid > 0) {
+		struct iovec *iov = uio->uio_iov;
+		int cnt = iov->iov_len;
+
+		if (cnt == 0) {
+			uio->uio_iov++;
+			uio->uio_iovcnt--;
+			continue;
+		}
+		if (cnt > n)
+			cnt = n;
+		if (uio->uio_segflg == UIO_USERSPACE) {
+			error = uio->uio_rw == UIO_READ ?
+			    copyout(cp, iov->iov_base, cnt) :
+			    copyin(iov->iov_base, cp, cnt);
+			if (error)
+				return error;
+		} else if (uio->uio_rw == UIO_READ)
+			memcpy(iov->iov_base, cp, cnt);
+		else
+			memcpy(cp, iov->iov_base, cnt);
+		iov->iov_base = (char *)iov->iov_base + cnt;
+		iov->iov_len -= cnt;
+		uio->uio_resid -= cnt;
+		uio->uio_offset += cnt;
+		cp += cnt;
+		n -= cnt;
+	}
+	return 0;
+}
+
+int
+copyoutstr(const char *kaddr, void *uaddr, size_t len, size_t *done)
+{
+	size_t n = strlen(kaddr) + 1;
+	int error;
+
+	if (n > len)
+		return ENAMETOOLONG;
+	error = copyout(kaddr, uaddr, n);
+	if (done)
+		*done = n;
+	return error;
+}

@@ -1,0 +1,58 @@
+/*
+ * Mounted file systems (4.4BSD).  Each has a vfsops table; the mount
+ * list is ordered with the root first.
+ *   mount(mp, path, data)      read the superblock from the device named
+ *                              in data (struct ufs_args), fill mp
+ *   unmount(mp, flags)         flush everything and forget the device
+ *   root(mp, &vp)              the root vnode, referenced
+ *   statfs(mp, sbp)            fill in space and inode counts
+ *   sync(mp, waitfor)          write all dirty data and metadata
+ *   vget(mp, ino, &vp)         the vnode of an inode number, referenced
+ */
+#ifndef _KERN_MOUNT_H_
+#define _KERN_MOUNT_H_
+
+#include <sys/types.h>
+#include <sys/mount.h>
+#include "kern/queue.h"
+
+struct vnode;
+struct proc;
+
+struct vfsops {
+	const char *vfs_name;
+	int	(*vfs_mount)(struct mount *, const char *path, void *data);
+	int	(*vfs_unmount)(struct mount *, int flags);
+	int	(*vfs_root)(struct mount *, struct vnode **);
+	int	(*vfs_statfs)(struct mount *, struct statfs *);
+	int	(*vfs_sync)(struct mount *, int waitfor);
+	int	(*vfs_vget)(struct mount *, ino_t, struct vnode **);
+};
+
+struct mount {
+	TAILQ_ENTRY(mount) mnt_list;
+	const struct vfsops *mnt_op;
+	struct vnode *mnt_vnodecovered;	/* the directory it is mounted on */
+	LIST_HEAD(, vnode) mnt_vnodelist;
+	int	mnt_flag;		/* MNT_* from sys/mount.h */
+	int	mnt_busy;		/* being unmounted */
+	void	*mnt_data;		/* the file system's (struct ufsmount) */
+	struct statfs mnt_stat;
+};
+
+extern TAILQ_HEAD(mntlist, mount) mountlist;
+extern const struct vfsops *vfsconf[];
+
+#define VFS_MOUNT(mp, path, data)	((mp)->mnt_op->vfs_mount((mp), (path), (data)))
+#define VFS_UNMOUNT(mp, flags)		((mp)->mnt_op->vfs_unmount((mp), (flags)))
+#define VFS_ROOT(mp, vpp)		((mp)->mnt_op->vfs_root((mp), (vpp)))
+#define VFS_STATFS(mp, sbp)		((mp)->mnt_op->vfs_statfs((mp), (sbp)))
+#define VFS_SYNC(mp, waitfor)		((mp)->mnt_op->vfs_sync((mp), (waitfor)))
+#define VFS_VGET(mp, ino, vpp)		((mp)->mnt_op->vfs_vget((mp), (ino), (vpp)))
+
+int	vfs_mountroot(void);
+void	vfs_unmountall(void);
+void	sys_sync_all(void);
+int	vflush(struct mount *, struct vnode *skipvp, int flags);
+
+#endif
