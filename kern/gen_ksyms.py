@@ -23,6 +23,7 @@ def main() -> None:
     out += ["\t.globl ksyms_names", "ksyms_names:"]
     out += [f'\t.asciz "{name}"' for _, name in syms]
     out.append("\t.byte 0")
+    out.append('\t.section .note.GNU-stack,"",@progbits')
     print("\n".join(out))
 
 

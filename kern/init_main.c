@@ -16,6 +16,8 @@
 #include "kern/i386/pmap.h"
 #include "kern/dev/pci.h"
 #include "kern/dev/sd.h"
+#include "kern/uio.h"
+#include <sys/reboot.h>
 
 #define MULTIBOOT_MAGIC	0x2BADB002
 #define MBI_MEM		0x001
@@ -34,7 +36,7 @@ u_int32_t physmem;
 char kargs[256];
 
 void	comattach(void);
-void	start_init(void *);
+int	kern_execve(struct proc *, const char *, int, char **, char **);
 void	update_daemon(void *);
 
 /* The value of "name=value" on the kernel command line, or NULL. */
@@ -87,6 +89,43 @@ multiboot(u_int32_t magic, u_int32_t mbi_pa)
 		physmem = 0x3f000000;
 	if (mbi->flags & MBI_CMDLINE)
 		strlcpy(kargs, P2V(mbi->cmdline), sizeof(kargs));
+}
+
+/*
+ * Process 1 starts as a kernel process: it mounts the root, becomes a
+ * user process by exec'ing /sbin/init, and leaves the kernel through
+ * trapret with the trap frame exec filled in.
+ */
+void
+start_init(void *arg)
+{
+	static char *argv[] = { "init", NULL };
+	static char *envp[] = { NULL };
+	struct proc *p = curproc;
+	int error;
+
+	(void)arg;
+	if ((error = vfs_mountroot()) != 0) {
+		printf("cannot mount root (error %d); halting\n", error);
+		kern_reboot(RB_HALT | RB_NOSYNC);
+	}
+	p->p_cdir = rootvnode;
+	vref(rootvnode);
+	p->p_pid = p->p_pgid = p->p_sid = 1;
+	p->p_umask = 022;
+	p->p_flag &= ~P_SYSTEM;
+	if ((p->p_pmap = pmap_create()) == NULL)
+		panic("start_init: no memory");
+	pmap_activate(p->p_pmap);
+	p->p_tf = (struct trapframe *)(p->p_kstack + KSTACK_SIZE) - 1;
+	error = kern_execve(p, "/sbin/init", UIO_SYSSPACE, argv, envp);
+	if (error != EJUSTRETURN) {
+		printf("cannot exec /sbin/init (error %d); halting\n", error);
+		kern_reboot(RB_HALT);
+	}
+	cli();
+	__asm volatile("movl %0, %%esp; jmp trapret" : : "r"(p->p_tf));
+	panic("start_init: trapret returned");
 }
 
 int

@@ -4,6 +4,7 @@
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
+#include "kern/uio.h"
 #include "kern/file.h"
 #include "kern/malloc.h"
 #include "kern/syscallargs.h"

@@ -4,10 +4,10 @@
  * around the buffer cache, in pieces of at most MAXPHYS bytes.
  *
  * 4.4BSD wired the user's pages and let the controller DMA into them.
- * This kernel bounces instead: a private buffer header with a MAXPHYS
- * kernel buffer from malloc (physically contiguous, so a DMA engine can
- * use it), not geteblk(), so raw I/O neither takes nor disturbs cache
- * buffers.  Per piece: copy the user's data in (writes), strategy,
+ * This kernel bounces instead: a private buffer header with a kernel
+ * buffer of up to MAXPHYS from malloc (physically contiguous, so a DMA
+ * engine can use it), not geteblk(), so raw I/O neither takes nor
+ * disturbs cache buffers.  Per piece: copy the user's data in (writes), strategy,
  * biowait, copy out (reads).  A short transfer is the end of the
  * partition: stop there, as read(2) returns a short count at EOF.
  * Offsets and lengths must be whole sectors (EINVAL otherwise), as the
@@ -23,7 +23,7 @@ int
 physio(void (*strategy)(struct buf *), dev_t dev, int flags, struct uio *uio)
 {
 	struct buf *bp;
-	int error = 0, n, done;
+	int error = 0, n, done, size;
 
 	KASSERT(flags == B_READ || flags == B_WRITE);
 	KASSERT((flags == B_READ) == (uio->uio_rw == UIO_READ));
@@ -33,13 +33,15 @@ physio(void (*strategy)(struct buf *), dev_t dev, int flags, struct uio *uio)
 	if (uio->uio_resid == 0)
 		return 0;
 
+	/* A small transfer gets a small bounce buffer. */
+	size = MIN(uio->uio_resid, MAXPHYS);
 	bp = malloc(sizeof(*bp), M_WAITOK | M_ZERO);
-	bp->b_data = malloc(MAXPHYS, M_WAITOK);
-	bp->b_bufsize = MAXPHYS;
+	bp->b_data = malloc(size, M_WAITOK);
+	bp->b_bufsize = size;
 	bp->b_qindex = QUEUE_NONE;
 
 	while (uio->uio_resid > 0) {
-		n = MIN(uio->uio_resid, MAXPHYS);
+		n = MIN(uio->uio_resid, size);
 		if (flags == B_WRITE && (error = uiomove(bp->b_data, n, uio)))
 			break;
 		bp->b_flags = B_BUSY | B_RAW | flags;

@@ -92,7 +92,9 @@ kthread_create(void (*fn)(void *), void *arg, const char *name)
 	p->p_kthread_fn = fn;
 	p->p_kthread_arg = arg;
 	p->p_pptr = initproc;
-	ctx = (struct context *)(p->p_kstack + KSTACK_SIZE) - 1;
+	/* Room for a trap frame at the top, should it become a user process. */
+	ctx = (struct context *)(p->p_kstack + KSTACK_SIZE -
+	    sizeof(struct trapframe)) - 1;
 	memset(ctx, 0, sizeof(*ctx));
 	ctx->eip = (u_int32_t)kthread_main;
 	p->p_ctx = ctx;

@@ -3,7 +3,7 @@
  *
  * The scheduler runs on its own stack (the boot stack) and picks the
  * next runnable process round-robin; a process gives the CPU back by
- * switching to it (sched()).  A process sleeps on a "channel", any
+ * switching to it (mi_switch()).  A process sleeps on a "channel", any
  * address that names what it waits for; wakeup(chan) makes every sleeper
  * on chan runnable.  Interrupts stay off from the decision to sleep to
  * the switch, so a wakeup from an interrupt handler cannot slip between
@@ -22,8 +22,8 @@ static struct context *sched_ctx;
 void	swtch(struct context **from, struct context *to);
 
 /* Switch to the scheduler; return when this process is chosen again. */
-static void
-sched(void)
+void
+mi_switch(void)
 {
 	KASSERT(!(read_eflags() & PSL_I));
 	swtch(&curproc->p_ctx, sched_ctx);
@@ -69,7 +69,7 @@ preempt(void)
 
 	curproc->p_stat = SRUN;
 	curproc->p_ru.ru_nivcsw++;
-	sched();
+	mi_switch();
 	splx(s);
 }
 
@@ -112,7 +112,7 @@ tsleep(void *chan, int flags, const char *wmesg, int timo)
 	p->p_flag &= ~P_TIMEDOUT;
 	p->p_stat = SSLEEP;
 	p->p_ru.ru_nvcsw++;
-	sched();
+	mi_switch();
 	p->p_wchan = NULL;
 	if (p->p_flag & P_TIMEDOUT) {
 		p->p_flag &= ~P_TIMEDOUT;

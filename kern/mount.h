@@ -18,6 +18,7 @@
 
 struct vnode;
 struct proc;
+struct mount;
 
 struct vfsops {
 	const char *vfs_name;

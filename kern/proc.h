@@ -101,6 +101,7 @@ void	wakeup(void *chan);
 void	wakeup_one(void *chan);
 void	setrunnable(struct proc *);
 void	preempt(void);
+void	mi_switch(void);
 void	scheduler(void) __attribute__((noreturn));
 void	sleep_timeouts(void);
 

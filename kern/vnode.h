@@ -42,6 +42,7 @@
 #include "kern/queue.h"
 
 struct mount;
+struct vnode;
 struct buf;
 struct uio;
 struct ucred;

@@ -4,11 +4,22 @@
 #ifndef _SYS_IOCTL_H_
 #define _SYS_IOCTL_H_
 
-#define TIOCGPGRP	0x40047477	/* get foreground process group */
-#define TIOCSPGRP	0x80047476	/* set foreground process group */
-#define TIOCGETA	0x402c7413	/* get termios (struct termios) */
-#define TIOCSETA	0x802c7414	/* set termios */
+/*
+ * A command encodes the size of its argument and whether the kernel
+ * copies it in (IOC_IN), out (IOC_OUT) or both, as 4.4BSD's <sys/ioccom.h>.
+ */
+#define IOCPARM_MASK	0x1fff
+#define IOC_OUT		0x40000000
+#define IOC_IN		0x80000000
+#define _IOC(inout, group, num, len) \
+	((inout) | (((len) & IOCPARM_MASK) << 16) | ((group) << 8) | (num))
+#define _IOR(g, n, t)	_IOC(IOC_OUT, (g), (n), sizeof(t))
+#define _IOW(g, n, t)	_IOC(IOC_IN, (g), (n), sizeof(t))
 
-#define DIOCGDINFO	0x4a046465	/* get disk label (struct disklabel) */
+#define TIOCGPGRP	_IOR('t', 119, int)	/* get foreground process group */
+#define TIOCSPGRP	_IOW('t', 118, int)	/* set foreground process group */
+
+/* Get a disk's label (struct disklabel, from sys/disklabel.h). */
+#define DIOCGDINFO	_IOR('d', 101, struct disklabel)
 
 #endif

@@ -8,8 +8,8 @@
  *   malloc memory are), its length, direction flags and xs_done;
  *   the adapter runs the command and, exactly once, fills in the result
  *   (xs_error, xs_status, xs_sense, xs_resid), sets XS_DONE and calls
- *   xs_done.  While `cold' (or with XS_POLL) that happens before
- *   vioscsi_cmd returns; otherwise from the adapter's interrupt handler.
+ *   xs_done.  While `cold' that happens before vioscsi_cmd returns;
+ *   otherwise from the adapter's interrupt handler.
  * The CDB layouts are in the SCSI-2 standard (X3.131-1994); the helper
  * macros below store its big-endian fields.
  */
@@ -91,7 +91,7 @@ struct scsi_xfer {
 	void	*xs_data;		/* kernel virtual, contiguous */
 	int	xs_datalen;
 	int	xs_flags;		/* XS_* below */
-	int	xs_timeout;		/* milliseconds, for polled commands */
+	int	xs_timeout;		/* ms, while cold (0: the default) */
 	void	(*xs_done)(struct scsi_xfer *);
 	void	*xs_private;		/* for xs_done */
 
@@ -106,8 +106,7 @@ struct scsi_xfer {
 /* xs_flags */
 #define XS_DATA_IN	0x01		/* device to memory */
 #define XS_DATA_OUT	0x02		/* memory to device */
-#define XS_POLL		0x04		/* poll even when not cold */
-#define XS_DONE		0x08		/* set by the adapter at completion */
+#define XS_DONE		0x04		/* set by the adapter at completion */
 
 /* xs_error: what became of the command, before looking at the status */
 #define XS_NOERROR	0		/* completed: see xs_status */

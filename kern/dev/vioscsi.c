@@ -12,15 +12,15 @@
  * control and event queues are set up, as the device expects, but unused:
  * no task management, no hot-plug.
  *
- * Completion: while `cold' (or for XS_POLL) vioscsi_cmd spins on the used
- * ring, with a timeout; otherwise the device interrupts and vioscsi_intr
- * reaps the used ring.  Either way vioscsi_done translates the response
+ * Completion: while `cold' vioscsi_cmd polls the used ring until the
+ * command is back or its timeout expires; otherwise the device interrupts
+ * and vioscsi_intr reaps the used ring.  Either way vioscsi_done translates the response
  * into the scsi_xfer (scsi.h) and calls its xs_done.  There is no timeout
  * in interrupt mode: QEMU always answers, and a 1992 driver's watchdog
  * would need callouts this kernel does not have.
  *
- * At attach we probe each target with INQUIRY (polled, since we are
- * cold); a missing target answers BAD_TARGET or INCORRECT_LUN, and every
+ * At attach we probe each target with INQUIRY (polled: autoconfiguration
+ * runs cold); a missing target answers BAD_TARGET or INCORRECT_LUN, and every
  * direct-access device found is handed to sdattach.
  */
 #include "kern/systm.h"
@@ -156,6 +156,7 @@ vioscsi_probe(struct vioscsi_softc *sc)
 	u_int8_t *inq;
 	int t;
 
+	KASSERT(cold);			/* the INQUIRYs below complete in place */
 	inq = malloc(INQUIRY_LEN, M_WAITOK);
 	for (t = 0; t < sc->sc_ntargets; t++) {
 		memset(inq, 0, INQUIRY_LEN);
@@ -168,7 +169,7 @@ vioscsi_probe(struct vioscsi_softc *sc)
 		xs.xs_cdblen = 6;
 		xs.xs_data = inq;
 		xs.xs_datalen = INQUIRY_LEN;
-		xs.xs_flags = XS_DATA_IN | XS_POLL;
+		xs.xs_flags = XS_DATA_IN;
 		xs.xs_timeout = VIOSCSI_PROBE_TIMEOUT;
 		if (vioscsi_cmd(&xs) != 0)
 			break;
@@ -194,7 +195,7 @@ vioscsi_probe(struct vioscsi_softc *sc)
 
 /*
  * Start one command.  Returns 0 when the command was accepted: xs_done
- * will be called exactly once (before we return, when polling).  EAGAIN
+ * will be called exactly once (before we return, while cold).  EAGAIN
  * if every ccb is busy; the caller did not get a command in flight.
  */
 int
@@ -204,6 +205,7 @@ vioscsi_cmd(struct scsi_xfer *xs)
 	struct vioscsi_ccb *ccb = NULL;
 	struct virtq_seg segs[VIOSCSI_SEGS];
 	int i, s, nread = 0, nwrite = 0, timeout;
+	u_int64_t start;
 
 	KASSERT(sc != NULL && xs->xs_cdblen > 0 &&
 	    xs->xs_cdblen <= (int)sc->sc_cdbsize);
@@ -265,14 +267,26 @@ vioscsi_cmd(struct scsi_xfer *xs)
 	}
 	virtq_notify(&sc->sc_vq[VIOSCSI_REQUESTQ]);
 
-	if (cold || (xs->xs_flags & XS_POLL)) {
-		/* Spin on the used ring; completes other commands too. */
+	if (cold) {
+		/*
+		 * Poll the used ring (completing any other command there
+		 * too).  Between looks, halt with interrupts on until one
+		 * comes: ours, or the clock's, which keeps uptime_us()
+		 * going for the timeout.  Autoconfiguration runs with
+		 * interrupts on; the splbio() we open up is held only by
+		 * this disk stack, to which an interrupt can do nothing
+		 * but complete commands, as the loop does itself.
+		 */
 		timeout = xs->xs_timeout > 0 ? xs->xs_timeout : VIOSCSI_TIMEOUT;
-		for (i = 0; i < timeout * 100; i++) {
+		start = uptime_us();
+		for (;;) {
 			vioscsi_reap(sc);
-			if (xs->xs_flags & XS_DONE)
+			if ((xs->xs_flags & XS_DONE) ||
+			    uptime_us() - start >= timeout * 1000ull)
 				break;
-			delay(10);
+			sti();
+			halt();
+			cli();
 		}
 		if (!(xs->xs_flags & XS_DONE)) {
 			/* The ccb stays busy until the device gives it back. */

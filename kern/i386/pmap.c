@@ -175,3 +175,19 @@ pmap_destroy(struct pmap *pm)
 	page_free(pm->pm_pdir, 1);
 	free(pm);
 }
+
+/* Copy into another address space's mapped pages (exec's new stack). */
+void
+pmap_copyout(struct pmap *pm, u_int32_t va, const void *src, u_int32_t len)
+{
+	const char *s = src;
+
+	while (len > 0) {
+		u_int32_t n = MIN(len, PAGE_SIZE - (va & (PAGE_SIZE - 1)));
+
+		memcpy(pmap_extract(pm, va), s, n);
+		va += n;
+		s += n;
+		len -= n;
+	}
+}

@@ -27,6 +27,7 @@ int	pmap_enter(struct pmap *, u_int32_t va, int writable);	/* new zeroed page */
 void	pmap_remove(struct pmap *, u_int32_t sva, u_int32_t eva);
 void	*pmap_extract(struct pmap *, u_int32_t va);	/* kernel VA of the page */
 int	pmap_copy(struct pmap *dst, struct pmap *src);
+void	pmap_copyout(struct pmap *, u_int32_t va, const void *src, u_int32_t len);
 extern struct pmap kernel_pmap;
 
 #endif

@@ -16,6 +16,7 @@
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
+#include "kern/malloc.h"
 #include "kern/i386/cpu.h"
 #include "kern/i386/machdep.h"
 #include "kern/i386/pmap.h"

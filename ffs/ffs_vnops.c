@@ -1,0 +1,141 @@
+/*
+ * The FFS vnode operation tables: the shared UFS operations, FFS's
+ * fsync, and the table 6-8 operations that plug FFS into UFS.
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/buf.h"
+#include "ffs/ffs_extern.h"
+#include "ufs/ufs_extern.h"
+
+/* FFS writes its metadata (directories) synchronously, as 4.4BSD. */
+int
+ffs_bwrite(struct buf *bp)
+{
+	return bwrite(bp);
+}
+
+int
+ffs_blksize(struct inode *ip, daddr_t lbn)
+{
+	return blksize(ip->i_fs, ip->i_size, lbn);
+}
+
+static int
+ffs_fsync(struct vnode *vp, int waitfor)
+{
+	vflushbuf(vp, waitfor);
+	return ffs_update(VTOI(vp), waitfor);
+}
+
+const struct ufs_ops ffs_ufsops = {
+	.uo_blkatoff = ffs_blkatoff,
+	.uo_valloc = ffs_valloc,
+	.uo_vfree = ffs_vfree,
+	.uo_truncate = ffs_truncate,
+	.uo_update = ffs_update,
+	.uo_bwrite = ffs_bwrite,
+	.uo_vget = ffs_vget,
+	.uo_balloc = ffs_balloc,
+};
+
+const struct vnodeops ffs_vnodeops = {
+	.vop_name = "ffs",
+	.vop_lookup = ufs_lookup,
+	.vop_create = ufs_create,
+	.vop_mknod = ufs_mknod,
+	.vop_open = ufs_open,
+	.vop_close = ufs_close,
+	.vop_access = ufs_access,
+	.vop_getattr = ufs_getattr,
+	.vop_setattr = ufs_setattr,
+	.vop_read = ufs_read,
+	.vop_write = ufs_write,
+	.vop_ioctl = ufs_ioctl,
+	.vop_fsync = ffs_fsync,
+	.vop_remove = ufs_remove,
+	.vop_link = ufs_link,
+	.vop_rename = ufs_rename,
+	.vop_mkdir = ufs_mkdir,
+	.vop_rmdir = ufs_rmdir,
+	.vop_symlink = ufs_symlink,
+	.vop_readdir = ufs_readdir,
+	.vop_readlink = ufs_readlink,
+	.vop_inactive = ufs_inactive,
+	.vop_reclaim = ufs_reclaim,
+	.vop_bmap = ufs_bmap,
+	.vop_strategy = ufs_strategy,
+};
+
+/*
+ * Device special files in FFS: the device does the I/O; the inode keeps
+ * the attributes.
+ */
+static int
+ffs_spec_read(struct vnode *vp, struct uio *uio, int ioflag,
+    struct ucred *cred)
+{
+	return spec_vnodeops.vop_read(vp, uio, ioflag, cred);
+}
+
+static int
+ffs_spec_write(struct vnode *vp, struct uio *uio, int ioflag,
+    struct ucred *cred)
+{
+	return spec_vnodeops.vop_write(vp, uio, ioflag, cred);
+}
+
+static int
+ffs_spec_open(struct vnode *vp, int mode, struct ucred *cred)
+{
+	return spec_vnodeops.vop_open(vp, mode, cred);
+}
+
+static int
+ffs_spec_close(struct vnode *vp, int fflag, struct ucred *cred)
+{
+	return spec_vnodeops.vop_close(vp, fflag, cred);
+}
+
+static int
+ffs_spec_ioctl(struct vnode *vp, u_long cmd, caddr_t data, int fflag,
+    struct ucred *cred)
+{
+	return spec_vnodeops.vop_ioctl(vp, cmd, data, fflag, cred);
+}
+
+static int
+ffs_spec_strategy(struct buf *bp)
+{
+	return spec_vnodeops.vop_strategy(bp);
+}
+
+static int
+ffs_spec_fsync(struct vnode *vp, int waitfor)
+{
+	spec_vnodeops.vop_fsync(vp, waitfor);
+	return ffs_update(VTOI(vp), waitfor);
+}
+
+#define E (void *)vop_eopnotsupp
+const struct vnodeops ffs_specops = {
+	.vop_name = "ffs_spec",
+	.vop_lookup = E, .vop_create = E, .vop_mknod = E,
+	.vop_open = ffs_spec_open,
+	.vop_close = ffs_spec_close,
+	.vop_access = ufs_access,
+	.vop_getattr = ufs_getattr,
+	.vop_setattr = ufs_setattr,
+	.vop_read = ffs_spec_read,
+	.vop_write = ffs_spec_write,
+	.vop_ioctl = ffs_spec_ioctl,
+	.vop_fsync = ffs_spec_fsync,
+	.vop_remove = E, .vop_link = E, .vop_rename = E, .vop_mkdir = E,
+	.vop_rmdir = E, .vop_symlink = E, .vop_readdir = E, .vop_readlink = E,
+	.vop_inactive = ufs_inactive,
+	.vop_reclaim = ufs_reclaim,
+	.vop_bmap = (void *)vop_eopnotsupp,
+	.vop_strategy = ffs_spec_strategy,
+};
+#undef E

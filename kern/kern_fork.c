@@ -1,0 +1,62 @@
+/*
+ * fork: a new process with a copy of the parent's address space, open
+ * files, current directory, credentials and signal state.  The child
+ * starts in trapret with the parent's registers, except that fork
+ * returns 0 to it (and 1 in %edx, as 4.4BSD).
+ */
+#include "kern/systm.h"
+#include "kern/proc.h"
+#include "kern/file.h"
+#include "kern/vnode.h"
+#include "kern/i386/cpu.h"
+#include "kern/i386/machdep.h"
+#include "kern/i386/pmap.h"
+
+int
+sys_fork(struct proc *p, void *uap, int *retval)
+{
+	struct proc *c;
+	struct trapframe *tf;
+	struct context *ctx;
+
+	(void)uap;
+	if ((c = proc_alloc()) == NULL)
+		return EAGAIN;
+	if ((c->p_pmap = pmap_create()) == NULL ||
+	    pmap_copy(c->p_pmap, p->p_pmap) != 0) {
+		pmap_destroy(c->p_pmap);
+		proc_free(c);
+		return ENOMEM;
+	}
+	tf = (struct trapframe *)(c->p_kstack + KSTACK_SIZE) - 1;
+	*tf = *p->p_tf;
+	tf->tf_eax = 0;
+	tf->tf_edx = 1;
+	tf->tf_eflags &= ~PSL_C;
+	c->p_tf = tf;
+	ctx = (struct context *)tf - 1;
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->eip = (u_int32_t)trapret;
+	c->p_ctx = ctx;
+
+	memcpy(c->p_comm, p->p_comm, sizeof(c->p_comm));
+	c->p_pptr = p;
+	c->p_pgid = p->p_pgid;
+	c->p_sid = p->p_sid;
+	c->p_flag = p->p_flag & P_CONTROLT;
+	c->p_cred = p->p_cred;
+	c->p_umask = p->p_umask;
+	c->p_brkbase = p->p_brkbase;
+	c->p_brk = p->p_brk;
+	c->p_sigmask = p->p_sigmask;
+	memcpy(c->p_sigacts, p->p_sigacts, sizeof(c->p_sigacts));
+	fdcopy(c, p);
+	c->p_cdir = p->p_cdir;
+	vref(c->p_cdir);
+	if ((c->p_rdir = p->p_rdir) != NULL)
+		vref(c->p_rdir);
+	c->p_stat = SRUN;
+	retval[0] = c->p_pid;
+	retval[1] = 0;
+	return 0;
+}

@@ -1,0 +1,95 @@
+/*
+ * read, write and ioctl: the calls that work on any kind of descriptor.
+ */
+#include "kern/systm.h"
+#include "kern/file.h"
+#include "kern/proc.h"
+#include "kern/uio.h"
+#include "kern/malloc.h"
+#include "kern/syscallargs.h"
+#include <sys/ioctl.h>
+
+static int
+rw(struct proc *p, int fd, void *buf, u_int nbyte, enum uio_rw dir,
+    int *retval)
+{
+	struct file *fp;
+	struct iovec iov;
+	struct uio uio;
+	int error;
+
+	if ((error = getfile(p, fd, &fp)) != 0)
+		return error;
+	if (!(fp->f_flag & (dir == UIO_READ ? FREAD : FWRITE)))
+		return EBADF;
+	if ((int)nbyte < 0)
+		return EINVAL;
+	iov.iov_base = buf;
+	iov.iov_len = nbyte;
+	uio.uio_iov = &iov;
+	uio.uio_iovcnt = 1;
+	uio.uio_resid = nbyte;
+	uio.uio_rw = dir;
+	uio.uio_segflg = UIO_USERSPACE;
+	uio.uio_offset = 0;
+	fp->f_count++;		/* hold it across a sleep */
+	error = dir == UIO_READ ? fp->f_ops->fo_read(fp, &uio) :
+	    fp->f_ops->fo_write(fp, &uio);
+	/* A transfer cut short by a signal still reports what moved. */
+	if (error && uio.uio_resid != (int)nbyte &&
+	    (error == ERESTART || error == EINTR || error == EWOULDBLOCK))
+		error = 0;
+	if (error == EPIPE)
+		psignal(p, SIGPIPE);
+	*retval = nbyte - uio.uio_resid;
+	closef(fp);
+	return error;
+}
+
+int
+sys_read(struct proc *p, struct read_args *uap, int *retval)
+{
+	return rw(p, uap->fd, uap->buf, uap->nbyte, UIO_READ, retval);
+}
+
+int
+sys_write(struct proc *p, struct write_args *uap, int *retval)
+{
+	return rw(p, uap->fd, (void *)uap->buf, uap->nbyte, UIO_WRITE, retval);
+}
+
+/*
+ * ioctl: the command encodes the argument's size and direction (4.4BSD
+ * _IOR/_IOW), so the data is copied in and out here, once.
+ */
+#define IOCPARM_LEN(x)	(((x) >> 16) & IOCPARM_MASK)
+
+int
+sys_ioctl(struct proc *p, struct ioctl_args *uap, int *retval)
+{
+	struct file *fp;
+	u_int size = IOCPARM_LEN(uap->com);
+	char stackbuf[64], *data = stackbuf;
+	int error;
+
+	(void)retval;
+	if ((error = getfile(p, uap->fd, &fp)) != 0)
+		return error;
+	if (!(fp->f_flag & (FREAD | FWRITE)))
+		return EBADF;
+	if (size > 4096)
+		return ENOTTY;
+	if (size > sizeof(stackbuf))
+		data = malloc(size, M_WAITOK | M_ZERO);
+	else
+		memset(stackbuf, 0, sizeof(stackbuf));
+	if ((uap->com & IOC_IN) && size)
+		error = copyin(uap->data, data, size);
+	if (error == 0)
+		error = fp->f_ops->fo_ioctl(fp, uap->com, data);
+	if (error == 0 && (uap->com & IOC_OUT) && size)
+		error = copyout(data, uap->data, size);
+	if (data != stackbuf)
+		free(data);
+	return error;
+}

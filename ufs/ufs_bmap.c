@@ -1,0 +1,145 @@
+/*
+ * bmap: logical block of a file to disk address (4.4BSD ufs_bmap.c).
+ *
+ * Blocks 0..NDADDR-1 are addressed from the inode.  Beyond them, a file
+ * block is reached through a path of indirect blocks; ufs_getlbns
+ * computes that path.  Indirect blocks have logical block numbers of
+ * their own, negative so they never collide with data (thesis 6.3.1.2):
+ * the single indirect block is -NDADDR, the double -(NDADDR + NINDIR + 1),
+ * and each block below a double or triple indirect block is numbered by
+ * the same rule.  LFS needs these names to find indirect blocks in the
+ * cache and to write them to the log like any other block.
+ *
+ * bmap also returns how many blocks after bn follow contiguously on the
+ * disk (the run), which clustering (EFS) and LFS reads use.
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/buf.h"
+#include "ufs/inode.h"
+
+int
+ufs_getlbns(struct ufsmount *ump, daddr_t bn, struct indir *ap, int *nump)
+{
+	long metalbn, realbn = bn, blockcnt;
+	int i, numlevels = 0, off;
+
+	*nump = 0;
+	if (bn < 0)
+		bn = -bn;
+	if (bn < NDADDR)
+		return 0;
+	/* How many levels of indirection, and where in that range? */
+	for (blockcnt = 1, i = NIADDR, bn -= NDADDR;; i--, bn -= blockcnt) {
+		if (i == 0)
+			return EFBIG;
+		blockcnt *= ump->um_nindir;
+		if (bn < blockcnt)
+			break;
+	}
+	/* The logical block number of the top indirect block. */
+	if (realbn >= 0)
+		metalbn = -(realbn - bn + NIADDR - i);
+	else
+		metalbn = -(-realbn - bn + NIADDR - i);
+	ap->in_lbn = metalbn;
+	ap->in_off = off = NIADDR - i;		/* index into di_ib */
+	ap++;
+	for (++numlevels; i <= NIADDR; i++) {
+		if (metalbn == realbn)		/* asked for a meta block */
+			break;
+		blockcnt /= ump->um_nindir;
+		off = (bn / blockcnt) % ump->um_nindir;
+		++numlevels;
+		ap->in_lbn = metalbn;
+		ap->in_off = off;
+		++ap;
+		metalbn -= -1 + off * blockcnt;
+	}
+	*nump = numlevels;
+	return 0;
+}
+
+/* Is b the block after a in the disk's order? */
+static int
+is_sequential(struct ufsmount *ump, daddr_t a, daddr_t b)
+{
+	return b == a + ump->um_seqinc;
+}
+
+/*
+ * The sector address of logical block bn of vp in *bnp (-1 for a hole),
+ * and in *runp (if asked) the number of blocks after it that follow it
+ * contiguously, up to one transfer's worth.
+ */
+int
+ufs_bmaparray(struct vnode *vp, daddr_t bn, daddr_t *bnp, int *runp)
+{
+	struct inode *ip = VTOI(vp);
+	struct ufsmount *ump = ip->i_ump;
+	struct indir a[NIADDR + 1];
+	struct buf *bp;
+	daddr_t daddr;
+	int error, num, maxrun = 0, k;
+
+	if (runp) {
+		maxrun = MAXPHYS / ump->um_bsize - 1;
+		*runp = 0;
+	}
+	if ((error = ufs_getlbns(ump, bn, a, &num)) != 0)
+		return error;
+	if (num == 0) {
+		daddr = ip->i_db[bn];
+		*bnp = daddr ? (daddr << ump->um_bptrtodb) : -1;
+		if (daddr && runp)
+			for (++bn; bn < NDADDR && *runp < maxrun &&
+			    is_sequential(ump, ip->i_db[bn - 1], ip->i_db[bn]);
+			    ++bn, ++*runp)
+				continue;
+		return 0;
+	}
+	daddr = ip->i_ib[a[0].in_off];
+	for (k = 1; k < num && daddr != 0; k++) {
+		int32_t *bap;
+
+		/*
+		 * Indirect blocks are cached under the file's vnode by their
+		 * negative lbn, so a pointer just written by balloc and not
+		 * yet on disk is seen here.
+		 */
+		bp = getblk(vp, a[k].in_lbn, ump->um_bsize);
+		if (!(bp->b_flags & (B_DONE | B_DELWRI))) {
+			bp->b_blkno = daddr << ump->um_bptrtodb;
+			bp->b_flags |= B_READ;
+			bp->b_flags &= ~(B_ERROR | B_INVAL);
+			VOP_STRATEGY(bp);
+			if ((error = biowait(bp)) != 0) {
+				brelse(bp);
+				return error;
+			}
+		}
+		bap = (int32_t *)bp->b_data;
+		daddr = bap[a[k].in_off];
+		if (k == num - 1 && daddr && runp)
+			for (bn = a[k].in_off + 1; bn < ump->um_nindir &&
+			    *runp < maxrun &&
+			    is_sequential(ump, bap[bn - 1], bap[bn]);
+			    ++bn, ++*runp)
+				continue;
+		brelse(bp);
+	}
+	*bnp = daddr ? (daddr << ump->um_bptrtodb) : -1;
+	return 0;
+}
+
+int
+ufs_bmap(struct vnode *vp, daddr_t bn, struct vnode **vpp, daddr_t *bnp,
+    int *runp)
+{
+	if (vpp)
+		*vpp = VTOI(vp)->i_ump->um_devvp;
+	if (bnp == NULL)
+		return 0;
+	return ufs_bmaparray(vp, bn, bnp, runp);
+}

@@ -1,0 +1,121 @@
+/*
+ * In-core inodes: the hash from (device, inode number) to vnode, times,
+ * and the end of an inode's life: inactive (last reference dropped: an
+ * unlinked file's blocks and inode are freed here, not at unlink, so an
+ * open file outlives its name) and reclaim (the vnode is reused).
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/malloc.h"
+#include "ufs/inode.h"
+#include <sys/time.h>
+
+#define IHSIZE	256
+static LIST_HEAD(, inode) ihashtbl[IHSIZE];
+#define INOHASH(dev, ino)	(&ihashtbl[((dev) + (ino)) & (IHSIZE - 1)])
+
+struct vnode *
+ufs_ihashget(dev_t dev, ino_t ino)
+{
+	struct inode *ip;
+
+	LIST_FOREACH(ip, INOHASH(dev, ino), i_hash) {
+		if (ip->i_dev == dev && ip->i_number == ino) {
+			vget(ITOV(ip));
+			return ITOV(ip);
+		}
+	}
+	return NULL;
+}
+
+void
+ufs_ihashins(struct inode *ip)
+{
+	LIST_INSERT_HEAD(INOHASH(ip->i_dev, ip->i_number), ip, i_hash);
+}
+
+void
+ufs_ihashrem(struct inode *ip)
+{
+	if (ip->i_hash.le_prev != NULL)
+		LIST_REMOVE(ip, i_hash);
+}
+
+/* Turn pending IN_ACCESS/CHANGE/UPDATE into times. */
+void
+ufs_itimes(struct inode *ip)
+{
+	struct timeval tv;
+
+	if (!(ip->i_flag & (IN_ACCESS | IN_CHANGE | IN_UPDATE)))
+		return;
+	microtime(&tv);
+	if (ip->i_flag & IN_ACCESS) {
+		ip->i_din.di_atime = tv.tv_sec;
+		ip->i_din.di_atimensec = tv.tv_usec * 1000;
+	}
+	if (ip->i_flag & IN_UPDATE) {
+		ip->i_din.di_mtime = tv.tv_sec;
+		ip->i_din.di_mtimensec = tv.tv_usec * 1000;
+	}
+	if (ip->i_flag & IN_CHANGE) {
+		ip->i_din.di_ctime = tv.tv_sec;
+		ip->i_din.di_ctimensec = tv.tv_usec * 1000;
+	}
+	ip->i_flag &= ~(IN_ACCESS | IN_CHANGE | IN_UPDATE);
+	ip->i_flag |= IN_MODIFIED;
+}
+
+/* Set a new vnode's type from its inode; devices get the spec ops. */
+void
+ufs_vinit(struct vnode *vp, const struct vnodeops *specops)
+{
+	struct inode *ip = VTOI(vp);
+
+	vp->v_type = iftovt(ip->i_mode);
+	if (vp->v_type == VCHR || vp->v_type == VBLK) {
+		vp->v_op = specops;
+		vp->v_rdev = ip->i_rdev;
+	}
+	if (ip->i_number == ROOTINO)
+		vp->v_flag |= VROOT;
+}
+
+int
+ufs_inactive(struct vnode *vp)
+{
+	struct inode *ip = VTOI(vp);
+	int mode, error = 0;
+
+	if (ip == NULL || ip->i_mode == 0)
+		return 0;
+	if (ip->i_nlink <= 0 && !(vp->v_mount->mnt_flag & MNT_RDONLY)) {
+		vn_lock(vp);
+		error = UFS_TRUNCATE(ip, 0, 0, NULL);
+		ip->i_din.di_rdev = 0;
+		mode = ip->i_mode;
+		ip->i_mode = 0;
+		ip->i_flag |= IN_CHANGE | IN_UPDATE;
+		UFS_VFREE(ip, ip->i_number, mode);
+		VOP_UNLOCK(vp);
+	}
+	if (ip->i_flag & (IN_ACCESS | IN_CHANGE | IN_MODIFIED | IN_UPDATE))
+		UFS_UPDATE(ip, 0);
+	return error;
+}
+
+int
+ufs_reclaim(struct vnode *vp)
+{
+	struct inode *ip = VTOI(vp);
+
+	if (ip == NULL)
+		return 0;
+	if (ip->i_flag & (IN_ACCESS | IN_CHANGE | IN_MODIFIED | IN_UPDATE))
+		UFS_UPDATE(ip, 0);
+	ufs_ihashrem(ip);
+	free(ip);
+	vp->v_data = NULL;
+	return 0;
+}

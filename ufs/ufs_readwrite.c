@@ -1,0 +1,122 @@
+/*
+ * Reading and writing file data, shared by every layout (4.4BSD
+ * ufs_readwrite.c).  Reads go block by block through the buffer cache,
+ * starting the next block's read early when the file continues; writes
+ * get their block from the layout's balloc (which allocates disk space,
+ * or for LFS reserves it) and hand it back as a delayed write, or for a
+ * filled FFS block as an immediate asynchronous write.
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/buf.h"
+#include "kern/uio.h"
+#include "kern/proc.h"
+#include "ufs/inode.h"
+
+int
+ufs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
+{
+	struct inode *ip = VTOI(vp);
+	struct ufsmount *ump = ip->i_ump;
+	int bsize = ump->um_bsize, error = 0;
+	struct buf *bp;
+
+	(void)ioflag, (void)cred;
+	if (uio->uio_offset < 0)
+		return EINVAL;
+	vn_lock(vp);
+	while (uio->uio_resid > 0) {
+		off_t left = (off_t)ip->i_size - uio->uio_offset;
+		daddr_t lbn = uio->uio_offset >> ump->um_bshift;
+		int on = uio->uio_offset & (bsize - 1);
+		int size = ump->um_blksize(ip, lbn), n;
+
+		if (left <= 0)
+			break;
+		n = MIN(MIN(bsize - on, uio->uio_resid), left);
+		if (lblktosize_(ump, lbn + 1) < (off_t)ip->i_size)
+			error = breada(vp, lbn, size, lbn + 1,
+			    ump->um_blksize(ip, lbn + 1), &bp);
+		else
+			error = bread(vp, lbn, size, &bp);
+		if (error) {
+			brelse(bp);
+			break;
+		}
+		error = uiomove(bp->b_data + on, n, uio);
+		brelse(bp);
+		if (error)
+			break;
+	}
+	if (!(vp->v_mount->mnt_flag & MNT_RDONLY))
+		ip->i_flag |= IN_ACCESS;
+	VOP_UNLOCK(vp);
+	return error;
+}
+
+int
+ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
+{
+	struct inode *ip = VTOI(vp);
+	struct ufsmount *ump = ip->i_ump;
+	int bsize = ump->um_bsize, error = 0, resid = uio->uio_resid;
+	off_t osize;
+	struct buf *bp;
+
+	if (vp->v_type != VREG && vp->v_type != VDIR && vp->v_type != VLNK)
+		return EINVAL;
+	vn_lock(vp);
+	if (ioflag & IO_APPEND)
+		uio->uio_offset = ip->i_size;
+	osize = ip->i_size;
+	if (uio->uio_offset < 0) {
+		error = EINVAL;
+		goto out;
+	}
+	if (uio->uio_offset + uio->uio_resid > ump->um_maxfilesize) {
+		error = EFBIG;
+		goto out;
+	}
+	while (uio->uio_resid > 0) {
+		daddr_t lbn = uio->uio_offset >> ump->um_bshift;
+		int on = uio->uio_offset & (bsize - 1);
+		int n = MIN(bsize - on, uio->uio_resid);
+
+		error = UFS_BALLOC(ip, lbn, on + n, cred,
+		    n < bsize ? B_CLRBUF : 0, &bp);
+		if (error)
+			break;
+		if (uio->uio_offset + n > (off_t)ip->i_size)
+			ip->i_size = uio->uio_offset + n;
+		error = uiomove(bp->b_data + on, n, uio);
+		if (error) {
+			brelse(bp);
+			break;
+		}
+		if (ioflag & IO_SYNC)
+			error = UFS_BWRITE(ip, bp);
+		else if (ump->um_asyncfull && on + n == bsize)
+			bawrite(bp);
+		else
+			bdwrite(bp);
+		ip->i_flag |= IN_CHANGE | IN_UPDATE;
+		if (error)
+			break;
+	}
+	/* Writing by someone other than root clears set-id bits. */
+	if (resid > uio->uio_resid && cred && cred->cr_uid != 0)
+		ip->i_mode &= ~(ISUID | ISGID);
+	if (error && (ioflag & IO_UNIT)) {
+		UFS_TRUNCATE(ip, osize, 0, cred);
+		uio->uio_offset -= resid - uio->uio_resid;
+		uio->uio_resid = resid;
+	} else if (resid > uio->uio_resid && (ioflag & IO_SYNC))
+		error = UFS_UPDATE(ip, 1);
+	/* A partial write succeeded as far as it went. */
+	if (error == ENOSPC && resid > uio->uio_resid && !(ioflag & IO_UNIT))
+		error = 0;
+out:
+	VOP_UNLOCK(vp);
+	return error;
+}
