@@ -89,8 +89,9 @@ $(B)/lib/crt0.o: $(B)/u/lib/csu/crt0.o
 	cp $< $@
 
 # Each program is a folder: bin/NAME -> /bin/NAME, sbin/NAME -> /sbin/NAME,
-# usr.sbin/NAME -> /usr/sbin/NAME (and a host build in $(B)/host/NAME).
-PROGDIRS := $(patsubst %/,%,$(wildcard bin/*/ sbin/*/ usr.sbin/*/))
+# usr.sbin/NAME -> /usr/sbin/NAME (and a host build in $(B)/host/NAME),
+# tests/prog/NAME -> /usr/tests/NAME (in-guest test programs).
+PROGDIRS := $(patsubst %/,%,$(wildcard bin/*/ sbin/*/ usr.sbin/*/ tests/prog/*/))
 define prog
 $(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/%,$(1)),$(B)/u/ffs/ffs_subr.o) $(B)/lib/crt0.o $(B)/lib/libc.a lib/user.ld
 	@mkdir -p $$(@D)
@@ -98,7 +99,7 @@ $(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter
 	@if [ -f $(1)/LINKS ]; then for l in $$$$(cat $(1)/LINKS); do ln -f $$@ $$(@D)/$$$$l; done; fi
 PROGS += $(2)
 endef
-$(foreach d,$(PROGDIRS),$(eval $(call prog,$(d),$(B)/root/$(subst usr.sbin,usr/sbin,$(d)))))
+$(foreach d,$(PROGDIRS),$(eval $(call prog,$(d),$(B)/root/$(subst tests/prog,usr/tests,$(subst usr.sbin,usr/sbin,$(d))))))
 
 # Shared sources of the file-system tools, compiled into each tool.
 TOOLSHARED := ffs/ffs_subr.c
@@ -118,7 +119,7 @@ $(B)/sd0.img: $(PROGS) $(HOSTTOOLS) $(wildcard etc/*)
 	rm -rf $(B)/rootfs && mkdir -p $(B)/rootfs
 	cp -a $(B)/root/. $(B)/rootfs/
 	mkdir -p $(B)/rootfs/etc $(B)/rootfs/tmp $(B)/rootfs/mnt $(B)/rootfs/root
-	cp -a $(filter-out etc/fs.proto,$(wildcard etc/*)) $(B)/rootfs/etc/
+	$(if $(filter-out etc/fs.proto,$(wildcard etc/*)),cp -a $(filter-out etc/fs.proto,$(wildcard etc/*)) $(B)/rootfs/etc/)
 	rm -f $@.tmp && truncate -s $$(( $(ROOTSIZE) * 512 )) $@.tmp
 	$(B)/host/disklabel -w $@.tmp > /dev/null
 	$(B)/host/newfs -D $(B)/rootfs -P etc/fs.proto $@.tmp > /dev/null

@@ -44,6 +44,13 @@ static const u_int8_t sigcode[] = {
 	0xcd, 0x80, 0xf4,
 };
 
+/* Is the default action of sig to ignore it? */
+int
+sig_default_ignored(int sig)
+{
+	return (sigmask(sig) & DFL_IGNORE) != 0;
+}
+
 void
 siginit(struct proc *p)
 {

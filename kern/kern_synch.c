@@ -79,11 +79,13 @@ sleep_signal(struct proc *p)
 {
 	sigset_t pending = p->p_siglist & ~p->p_sigmask;
 
-	/* Signals the process ignores do not interrupt it. */
+	/* Signals the process ignores, by choice or by default, do not. */
 	while (pending) {
 		int sig = __builtin_ffs(pending);
+		sig_t action = p->p_sigacts[sig].sa_handler;
 
-		if (sig == SIGKILL || p->p_sigacts[sig].sa_handler != SIG_IGN)
+		if (sig == SIGKILL || (action != SIG_IGN &&
+		    !(action == SIG_DFL && sig_default_ignored(sig))))
 			return sig;
 		pending &= ~sigmask(sig);
 	}

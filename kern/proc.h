@@ -121,6 +121,7 @@ void	postsig(int sig);
 void	sigexit(struct proc *, int sig) __attribute__((noreturn));
 void	trapsignal(struct proc *, int sig, u_int32_t code);
 void	siginit(struct proc *);
+int	sig_default_ignored(int sig);
 void	execsigs(struct proc *);
 
 #endif

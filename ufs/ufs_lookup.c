@@ -150,8 +150,9 @@ dirfill(struct direct *ep, struct inode *ip, struct componentname *cnp)
 	ep->d_type = IFTODT(ip->i_mode);
 	ep->d_namlen = cnp->cn_namelen;
 	memcpy(ep->d_name, cnp->cn_nameptr, cnp->cn_namelen);
-	memset(ep->d_name + cnp->cn_namelen, 0,
-	    DIRECTSIZ(cnp->cn_namelen) - DIRECTSIZ(0) - cnp->cn_namelen);
+	/* NUL-pad the name to the entry's 4-byte boundary. */
+	memset(ep->d_name + cnp->cn_namelen, 0, DIRECTSIZ(cnp->cn_namelen) -
+	    offsetof(struct direct, d_name) - cnp->cn_namelen);
 }
 
 /* Add the entry for ip to dvp, where ufs_lookup said it fits. */

@@ -3,9 +3,10 @@
  * controller's limits): SCSI-2 commands, a disksort elevator queue, ONE
  * command outstanding per disk, transfers of at most MAXPHYS (64 KB).
  *
- * Attach (cold, polled): TEST UNIT READY until the power-on UNIT
- * ATTENTION is gone, READ CAPACITY(10), MODE SENSE(6) page 4 (cylinders,
- * heads) and page 5 (sectors per track), the boot line, then the label.
+ * Attach (cold, polled), with the INQUIRY data of the adapter's probe:
+ * TEST UNIT READY until the power-on UNIT ATTENTION is gone, READ
+ * CAPACITY(10), MODE SENSE(6) page 4 (cylinders, heads) and page 5
+ * (sectors per track), the boot line, then the label.
  * We never ask for page 3, which QEMU lacks, nor trust page 4's rpm,
  * which QEMU fixes at 5400 (DRIVES.md section 5).
  *
@@ -25,9 +26,9 @@
  * same way, so a cache flush comes after every write queued before it.
  * The write cache is off in QEMU (write-cache=off), so writes need no FUA.
  *
- * Counters (thesis 7.2, sys/diskstats.h): the disk is busy from when a
- * command is sent until it completes; each READ/WRITE is logged in a
- * ring of the last DISKSTATS_NLOG I/Os.
+ * Counters (thesis 7.2, sys/diskstats.h) live in kern/subr_disk.c: the
+ * disk is busy from when a command is sent until it completes, and each
+ * buffer's READ/WRITE is counted and logged there.
  */
 #include "kern/systm.h"
 #include "kern/malloc.h"

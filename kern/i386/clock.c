@@ -1,8 +1,10 @@
 /*
- * Time: the 8254 PIT interrupts hz = 100 times a second (hardclock), and
- * the time of day is the CMOS clock read at boot plus the time since.
- * Between ticks, microtime() interpolates with the PIT's counter, so
- * timestamps have microsecond resolution (the disk counters need it).
+ * Time: the 8254 PIT interrupts hz = 100 times a second (hardclock) for
+ * scheduling and sleep timeouts.  Timestamps come from the CPU's time
+ * stamp counter, calibrated against the PIT at boot: microsecond
+ * resolution (the disk counters need it) and correct even while
+ * interrupts are off, which an interpolated tick count is not.  The time
+ * of day is the CMOS clock read at boot plus the time since.
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -68,39 +70,50 @@ rtc_read(void)
 	return days * 86400 + hour * 3600 + min * 60 + sec;
 }
 
+/*
+ * TSC cycles per millisecond, measured against PIT channel 2 counting
+ * down 10 ms with its gate on and its speaker off.
+ */
+static u_int32_t tsc_per_ms;
+static u_int64_t tsc_boot;
+
+static void
+tsc_calibrate(void)
+{
+	u_int32_t count = PIT_HZ / 100;
+	u_int64_t t0, t1;
+
+	outb(0x61, (inb(0x61) & ~0x02) | 0x01);	/* gate on, speaker off */
+	outb(PIT_MODE, 0xb0);			/* channel 2, one-shot */
+	outb(0x42, count & 0xff);
+	outb(0x42, count >> 8);
+	t0 = rdtsc();
+	while (!(inb(0x61) & 0x20))		/* OUT2 goes high at zero */
+		continue;
+	t1 = rdtsc();
+	tsc_per_ms = (t1 - t0) / 10;
+	if (tsc_per_ms == 0)
+		tsc_per_ms = 1;
+	tsc_boot = t0;
+}
+
+/* Microseconds since boot. */
+u_int64_t
+uptime_us(void)
+{
+	return (rdtsc() - tsc_boot) * 1000 / tsc_per_ms;
+}
+
 void
 clock_init(void)
 {
+	tsc_calibrate();
 	pit_reload = PIT_HZ / hz;
 	outb(PIT_MODE, 0x34);		/* channel 0, lo/hi, rate generator */
 	outb(PIT_CH0, pit_reload & 0xff);
 	outb(PIT_CH0, pit_reload >> 8);
 	boottime = rtc_read();
 	pic_unmask(0);			/* trap() calls hardclock directly */
-}
-
-/*
- * Microseconds since boot: ticks plus the part of the current tick the
- * PIT has counted down.  If the counter wrapped but the tick interrupt is
- * still pending (interrupts off), count the missing tick.
- */
-u_int64_t
-uptime_us(void)
-{
-	u_int32_t t, count, us;
-	int s = splhigh(), pending;
-
-	outb(PIT_MODE, 0x00);		/* latch channel 0 */
-	count = inb(PIT_CH0);
-	count |= inb(PIT_CH0) << 8;
-	t = ticks;
-	outb(0x20, 0x0a);		/* read the PIC's IRR */
-	pending = inb(0x20) & 1;
-	splx(s);
-	us = (pit_reload - count) * 1000000ull / PIT_HZ;
-	if (pending && count > pit_reload / 2)
-		t++;
-	return (u_int64_t)t * (1000000 / hz) + us;
 }
 
 void

@@ -99,3 +99,5 @@ copyfault_nofault:
 	popl	%edi
 	popl	%esi
 	ret
+
+	.section .note.GNU-stack,"",@progbits

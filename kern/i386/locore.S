@@ -116,3 +116,5 @@ bootpd:
 	.align	4096
 bootstack:
 	.space	KSTACK_SIZE
+
+	.section .note.GNU-stack,"",@progbits

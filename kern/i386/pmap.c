@@ -168,6 +168,7 @@ pmap_destroy(struct pmap *pm)
 
 	if (pm == NULL)
 		return;
+	KASSERT(rcr3() != pm->pm_pdirpa);	/* never free the active one */
 	pmap_remove(pm, 0, VM_MAXUSER_ADDRESS);
 	for (pdx = 0; pdx < KPDE_FIRST; pdx++)
 		if (pm->pm_pdir[pdx] & PG_P)

@@ -1,0 +1,138 @@
+"""GDB commands for looking inside the kernel (loaded by the generated .gdbinit).
+
+    ps              the process table: pid, state, wait channel, name
+    bufq            the buffer-cache free queues and their counts
+    vnode ADDR      a vnode: type, references, lock, mount, dirty buffers
+    inode ADDR      a UFS inode: number, mode, size, links, block pointers
+
+Each reads kernel data structures through GDB's Python API, so it works at
+any breakpoint, including in the middle of recovery.
+"""
+import gdb
+
+STATES = ["SFREE", "SIDL", "SRUN", "SSLEEP", "SSTOP", "SZOMB"]
+QUEUES = ["LOCKED", "LRU", "AGE", "EMPTY"]
+VTYPES = ["VNON", "VREG", "VDIR", "VBLK", "VCHR", "VLNK", "VSOCK", "VFIFO",
+          "VBAD"]
+
+
+def cstr(val) -> str:
+    try:
+        return val.string()
+    except gdb.error:
+        return "?"
+
+
+def symbol_at(addr: int) -> str:
+    if addr == 0:
+        return "-"
+    try:
+        block = gdb.block_for_pc(addr)
+        if block is not None and block.function is not None:
+            return block.function.name
+    except RuntimeError:
+        pass
+    sym = gdb.execute(f"info symbol {addr:#x}", to_string=True).split()
+    return sym[0] if sym and not sym[0].startswith("No") else f"{addr:#x}"
+
+
+class Ps(gdb.Command):
+    """ps: list the process table."""
+
+    def __init__(self):
+        super().__init__("ps", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        procs = gdb.parse_and_eval("proc")
+        cur = int(gdb.parse_and_eval("curproc"))
+        n = int(procs.type.sizeof // procs[0].type.sizeof)
+        print(f"{'PID':>5} {'PPID':>5} {'STAT':<7} {'WCHAN':<10} COMMAND")
+        for i in range(n):
+            p = procs[i]
+            stat = int(p["p_stat"])
+            if stat == 0:
+                continue
+            pptr = p["p_pptr"]
+            ppid = int(pptr["p_pid"]) if int(pptr) else 0
+            wmesg = cstr(p["p_wmesg"]) if int(p["p_wchan"]) else ""
+            mark = "*" if int(p.address) == cur else " "
+            print(f"{int(p['p_pid']):>5} {ppid:>5} {STATES[stat]:<7}"
+                  f" {wmesg:<10} {cstr(p['p_comm'])}{mark}")
+
+
+class Bufq(gdb.Command):
+    """bufq: the buffer-cache queues (LOCKED, LRU, AGE, EMPTY) and counts."""
+
+    def __init__(self):
+        super().__init__("bufq", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        counts = gdb.parse_and_eval("bqcount")
+        queues = gdb.parse_and_eval("bufqueues")
+        print(f"nbuf {int(gdb.parse_and_eval('nbuf'))}, bufspace "
+              f"{int(gdb.parse_and_eval('bufspace'))} of "
+              f"{int(gdb.parse_and_eval('maxbufspace'))} bytes, "
+              f"locked_queue_count {int(gdb.parse_and_eval('locked_queue_count'))}")
+        verbose = arg.strip() == "-v"
+        for q, name in enumerate(QUEUES):
+            print(f"{name:<7} {int(counts[q]):>6}")
+            if not verbose or name == "EMPTY":
+                continue
+            bp = queues[q]["tqh_first"]
+            shown = 0
+            while int(bp) and shown < 20:
+                print(f"    buf {int(bp):#x} vp {int(bp['b_vp']):#x} "
+                      f"lblkno {int(bp['b_lblkno'])} blkno "
+                      f"{int(bp['b_blkno'])} size {int(bp['b_bcount'])} "
+                      f"flags {int(bp['b_flags']):#x}")
+                bp = bp["b_freelist"]["tqe_next"]
+                shown += 1
+
+
+class Vnode(gdb.Command):
+    """vnode ADDR: print a vnode."""
+
+    def __init__(self):
+        super().__init__("vnode", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        vp = gdb.parse_and_eval(f"(struct vnode *)({arg})")
+        t = int(vp["v_type"])
+        dirty = 0
+        bp = vp["v_dirtyblkhd"]["lh_first"]
+        while int(bp):
+            dirty += 1
+            bp = bp["b_vnbufs"]["le_next"]
+        print(f"vnode {int(vp):#x}: {VTYPES[t] if t < len(VTYPES) else t}, "
+              f"usecount {int(vp['v_usecount'])}, "
+              f"{'locked' if int(vp['v_locked']) else 'unlocked'}, "
+              f"flags {int(vp['v_flag']):#x}")
+        print(f"  ops {cstr(vp['v_op']['vop_name']) if int(vp['v_op']) else '-'}"
+              f", mount {int(vp['v_mount']):#x}, data {int(vp['v_data']):#x}, "
+              f"dirty buffers {dirty}, writes in progress "
+              f"{int(vp['v_numoutput'])}")
+
+
+class Inode(gdb.Command):
+    """inode ADDR: print a UFS inode (an address, or a vnode's v_data)."""
+
+    def __init__(self):
+        super().__init__("inode", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        ip = gdb.parse_and_eval(f"(struct inode *)({arg})")
+        d = ip["i_din"]
+        print(f"inode {int(ip['i_number'])} at {int(ip):#x}: mode "
+              f"{int(d['di_mode']):#o}, nlink {int(d['di_nlink'])}, size "
+              f"{int(d['di_size'])}, blocks {int(d['di_blocks'])}, uid "
+              f"{int(d['di_uid'])}, flags {int(ip['i_flag']):#x}")
+        db = [int(d["di_db"][i]) for i in range(12)]
+        ib = [int(d["di_ib"][i]) for i in range(3)]
+        print(f"  db {db}")
+        print(f"  ib {ib}")
+
+
+Ps()
+Bufq()
+Vnode()
+Inode()

@@ -1,0 +1,150 @@
+"""Drive a guest from the host: boot it on private copies of the disks, type
+shell commands on the serial console, read their output and exit status.
+
+    with Guest(tmp_path) as g:
+        out, status = g.run("ls /")
+
+Nothing here sleeps to wait for the guest: every step waits for output (the
+prompt, or a marker the command line prints), with a timeout that fails the
+test with the console's last lines.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Optional
+
+import pexpect
+
+TOP = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(TOP / "qemu"))
+import disk  # noqa: E402
+import run as launcher  # noqa: E402
+
+BUILD = TOP / "build"
+BOOT_TIMEOUT = 60
+CMD_TIMEOUT = 120
+
+
+class GuestError(AssertionError):
+    """The guest did not answer as expected; carries the console tail."""
+
+
+class Guest:
+    def __init__(self, workdir: Path, profile: str = "none", kargs: str = "",
+                 mem: int = 64, sd1_sectors: int = 131072,
+                 faults: Optional[disk.FaultSpec] = None,
+                 sd0: Optional[Path] = None, sd1: Optional[Path] = None,
+                 allow_reboot: bool = False):
+        self.workdir = Path(workdir)
+        self.profile = profile
+        self.kargs = kargs
+        self.mem = mem
+        self.faults = faults
+        self.allow_reboot = allow_reboot
+        self.sd0 = self.workdir / "sd0.img"
+        self.sd1 = self.workdir / "sd1.img"
+        if not self.sd0.exists():
+            copy_sparse(sd0 or BUILD / "sd0.img", self.sd0)
+        if sd1 is not None and not self.sd1.exists():
+            copy_sparse(sd1, self.sd1)
+        elif not self.sd1.exists():
+            disk.make_image(self.sd1, profile,
+                            None if disk.profile_sectors(profile) else sd1_sectors)
+        self.child: Optional[pexpect.spawn] = None
+        self._servers = None
+        self._markers = itertools.count()
+        self.boot_log = ""
+
+    # -- lifecycle ---------------------------------------------------------
+    def boot(self, wait_prompt: bool = True) -> str:
+        """Start the disk servers and QEMU; return the boot messages."""
+        self._servers = launcher.disk_servers(self.sd0, self.sd1, "none",
+                                              self.profile, self.faults)
+        servers = self._servers.__enter__()
+        dargs = [a for s in servers for a in s.qemu_args()]
+        self.disk_servers = servers
+        cmd = launcher.qemu_command(BUILD / "kernel", dargs, self.mem,
+                                    self.kargs,
+                                    serial="chardev:con")
+        cmd[1:1] = ["-chardev", "stdio,id=con,signal=off"]
+        if os.environ.get("QEMU_DEBUG"):    # e.g. "int,cpu_reset" to debug
+            cmd += ["-d", os.environ["QEMU_DEBUG"], "-D",
+                    str(self.workdir / "qemu.log")]
+        if os.environ.get("QEMU_GDB"):      # a gdbstub to attach to
+            cmd += ["-S", "-gdb", f"tcp::{os.environ['QEMU_GDB']}"]
+        if not self.allow_reboot:
+            cmd.append("-no-reboot")    # a reset ends the test, not loops
+        self.child = pexpect.spawn(cmd[0], cmd[1:], encoding="utf-8",
+                                   codec_errors="replace", timeout=BOOT_TIMEOUT,
+                                   dimensions=(24, 200))
+        if wait_prompt:
+            self.wait_ready()
+        return self.boot_log
+
+    def wait_ready(self) -> None:
+        """Wait until the shell answers (the boot is over)."""
+        self.expect(r"# ", BOOT_TIMEOUT)
+        self.boot_log = self.child.before
+        self.child.sendline("echo __READY__")
+        self.expect(r"\n__READY__\r?\n# ", BOOT_TIMEOUT)
+
+    def close(self) -> None:
+        if self.child is not None and self.child.isalive():
+            self.child.terminate(force=True)
+        if self._servers is not None:
+            self._servers.__exit__(None, None, None)
+            self._servers = None
+
+    def __enter__(self) -> "Guest":
+        self.boot()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- console -----------------------------------------------------------
+    def expect(self, pattern, timeout: float = CMD_TIMEOUT) -> int:
+        try:
+            return self.child.expect(pattern, timeout=timeout)
+        except (pexpect.TIMEOUT, pexpect.EOF) as e:
+            kind = "timed out" if isinstance(e, pexpect.TIMEOUT) else "EOF"
+            tail = (self.child.before or "")[-3000:]
+            raise GuestError(f"{kind} waiting for {pattern!r}; console:\n"
+                             f"{tail}") from None
+
+    def send(self, text: str) -> None:
+        self.child.send(text)
+
+    def run(self, cmd: str, timeout: float = CMD_TIMEOUT) -> tuple[str, int]:
+        """Run one shell command line; return (output, exit status)."""
+        n = next(self._markers)
+        self.child.sendline(f"{cmd} ; echo __E{n}__$?")
+        self.expect(rf"__E{n}__(\d+)\r?\n# ", timeout)
+        status = int(self.child.match.group(1))
+        text = self.child.before.replace("\r\n", "\n")
+        # The first line is the terminal's echo of what we typed.
+        out = text.split("\n", 1)[1] if "\n" in text else ""
+        return out, status
+
+    def ok(self, cmd: str, timeout: float = CMD_TIMEOUT) -> str:
+        """Run a command that must succeed; return its output."""
+        out, status = self.run(cmd, timeout)
+        if status != 0:
+            raise GuestError(f"{cmd!r} exited {status}:\n{out}")
+        return out
+
+    def halt(self, timeout: float = BOOT_TIMEOUT) -> int:
+        """halt from the shell; return QEMU's exit status."""
+        self.child.sendline("halt")
+        self.expect(pexpect.EOF, timeout)
+        self.child.close()
+        return self.child.exitstatus
+
+
+def copy_sparse(src: Path, dst: Path) -> None:
+    subprocess.run(["cp", "--sparse=always", str(src), str(dst)], check=True)

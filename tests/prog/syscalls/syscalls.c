@@ -1,0 +1,455 @@
+/*
+ * syscalls: checks every system call of the foundation from inside the
+ * guest, the calls that succeed and the errno each error path returns.
+ * One line per check, "(syscalls) what: ok" or "... FAILED: why", and a
+ * last line "N passed, M failed", as Pintos tests print.
+ *
+ * usage: syscalls [-d dir]   (dir: a writable scratch directory, /tmp)
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/mount.h>
+#include <sys/time.h>
+#include <sys/resource.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BAD	((void *)0xC0001000)	/* kernel space: never a user address */
+#define UNMAPPED ((void *)0x7fff0000)	/* user space, nothing mapped */
+
+static int passed, failed;
+static char dir[256] = "/tmp";
+
+static void
+check(int cond, const char *what, const char *fmt, ...)
+{
+	if (cond) {
+		printf("(syscalls) %s: ok\n", what);
+		passed++;
+	} else {
+		printf("(syscalls) %s: FAILED: %s\n", what, fmt);
+		failed++;
+	}
+}
+
+/* rv == -1 and errno == want */
+static void
+fails(int rv, int want, const char *what)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "returned %d, errno %d (%s), want errno %d (%s)",
+	    rv, errno, strerror(errno), want, strerror(want));
+	check(rv == -1 && errno == want, what, why);
+}
+
+static void
+succeeds(int rv, const char *what)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "returned %d, errno %d (%s)", rv, errno,
+	    strerror(errno));
+	check(rv != -1, what, why);
+}
+
+static char *
+path(const char *name)
+{
+	static char buf[4][512];
+	static int n;
+
+	n = (n + 1) % 4;
+	snprintf(buf[n], sizeof(buf[n]), "%s/%s", dir, name);
+	return buf[n];
+}
+
+static void
+test_files(void)
+{
+	char buf[64];
+	struct stat st;
+	int fd, fd2;
+
+	fd = open(path("f"), O_CREAT | O_RDWR | O_TRUNC, 0644);
+	succeeds(fd, "open O_CREAT");
+	check(write(fd, "hello", 5) == 5, "write", "short write");
+	check(lseek(fd, 0, SEEK_SET) == 0, "lseek SEEK_SET", "wrong offset");
+	memset(buf, 0, sizeof(buf));
+	check(read(fd, buf, sizeof(buf)) == 5 && strcmp(buf, "hello") == 0,
+	    "read back", buf);
+	check(read(fd, buf, sizeof(buf)) == 0, "read at end of file", "not 0");
+	check(lseek(fd, 0, SEEK_END) == 5, "lseek SEEK_END", "not 5");
+	fails(lseek(fd, -10, SEEK_SET), EINVAL, "lseek before start");
+	fails(lseek(fd, 0, 7), EINVAL, "lseek bad whence");
+	succeeds(fstat(fd, &st), "fstat");
+	check(st.st_size == 5 && S_ISREG(st.st_mode) && st.st_nlink == 1,
+	    "fstat fields", "size/mode/nlink");
+	succeeds(fsync(fd), "fsync");
+	fd2 = dup(fd);
+	succeeds(fd2, "dup");
+	check(lseek(fd2, 1, SEEK_SET) == 1 && lseek(fd, 0, SEEK_CUR) == 1,
+	    "dup shares the offset", "offsets differ");
+	succeeds(dup2(fd, 20), "dup2");
+	check(fcntl(20, F_GETFD) == 0, "dup2 clears close-on-exec", "set");
+	succeeds(close(20), "close dup2'd fd");
+	succeeds(close(fd2), "close");
+	succeeds(ftruncate(fd, 2), "ftruncate");
+	check(fstat(fd, &st) == 0 && st.st_size == 2, "ftruncate size", "not 2");
+	close(fd);
+	succeeds(truncate(path("f"), 10000), "truncate up");
+	check(stat(path("f"), &st) == 0 && st.st_size == 10000,
+	    "truncate size", "not 10000");
+	fd = open(path("f"), O_WRONLY | O_APPEND);
+	write(fd, "x", 1);
+	close(fd);
+	check(stat(path("f"), &st) == 0 && st.st_size == 10001, "O_APPEND",
+	    "not appended");
+	fd = open(path("f"), O_WRONLY | O_TRUNC);
+	close(fd);
+	check(stat(path("f"), &st) == 0 && st.st_size == 0, "O_TRUNC",
+	    "not truncated");
+	fails(open(path("f"), O_CREAT | O_EXCL | O_WRONLY, 0644), EEXIST,
+	    "open O_EXCL existing");
+	fails(open(path("nonexistent"), O_RDONLY), ENOENT, "open missing");
+	fails(open(path("f/x"), O_RDONLY), ENOTDIR, "open through a file");
+	fails(open(dir, O_WRONLY), EISDIR, "open a directory for writing");
+	fails(read(-1, buf, 1), EBADF, "read bad fd");
+	fails(write(99, buf, 1), EBADF, "write bad fd");
+	fails(close(99), EBADF, "close bad fd");
+	fails(fstat(99, &st), EBADF, "fstat bad fd");
+	fails(dup(99), EBADF, "dup bad fd");
+	fails(dup2(99, 3), EBADF, "dup2 bad fd");
+	fails(lseek(99, 0, SEEK_SET), EBADF, "lseek bad fd");
+	fd = open(path("f"), O_RDONLY);
+	fails(write(fd, "x", 1), EBADF, "write to a read-only fd");
+	close(fd);
+}
+
+static void
+test_efault(void)
+{
+	struct stat st;
+	struct timeval tv;
+	int fd = open(path("f"), O_RDWR);
+
+	write(fd, "0123456789", 10);
+	lseek(fd, 0, SEEK_SET);
+	fails(open(BAD, O_RDONLY), EFAULT, "open kernel-space path");
+	fails(open(UNMAPPED, O_RDONLY), EFAULT, "open unmapped path");
+	fails(read(fd, BAD, 10), EFAULT, "read into kernel space");
+	fails(read(fd, UNMAPPED, 10), EFAULT, "read into unmapped memory");
+	fails(write(fd, BAD, 10), EFAULT, "write from kernel space");
+	fails(stat(path("f"), BAD), EFAULT, "stat into kernel space");
+	fails(stat(BAD, &st), EFAULT, "stat kernel-space path");
+	fails(gettimeofday(BAD, NULL), EFAULT, "gettimeofday bad pointer");
+	fails(execve(BAD, NULL, NULL), EFAULT, "execve bad path");
+	fails(mkdir(UNMAPPED, 0755), EFAULT, "mkdir unmapped path");
+	fails(sigaction(SIGINT, BAD, NULL), EFAULT, "sigaction bad pointer");
+	succeeds(gettimeofday(&tv, NULL), "gettimeofday");
+	check(tv.tv_sec > 1000000000, "time of day is after 2001", "too early");
+	close(fd);
+}
+
+static void
+test_names(void)
+{
+	char buf[600], target[64];
+	struct stat st;
+	int n;
+
+	succeeds(mkdir(path("d"), 0755), "mkdir");
+	fails(mkdir(path("d"), 0755), EEXIST, "mkdir existing");
+	fails(mkdir(path("f/d"), 0755), ENOTDIR, "mkdir under a file");
+	succeeds(mkdir(path("d/sub"), 0755), "mkdir nested");
+	check(stat(path("d"), &st) == 0 && st.st_nlink == 3,
+	    "directory link count", "not 3");
+	fails(rmdir(path("d")), ENOTEMPTY, "rmdir non-empty");
+	fails(rmdir(path("f")), ENOTDIR, "rmdir a file");
+	fails(unlink(path("d")), EPERM, "unlink a directory");
+	succeeds(link(path("f"), path("d/hard")), "link across directories");
+	check(stat(path("f"), &st) == 0 && st.st_nlink == 2, "link count 2",
+	    "not 2");
+	fails(link(path("f"), path("d/hard")), EEXIST, "link existing name");
+	fails(link(path("d"), path("dlink")), EPERM, "link a directory");
+	succeeds(rename(path("d/hard"), path("d/sub/moved")),
+	    "rename across directories");
+	fails(stat(path("d/hard"), &st), ENOENT, "old name gone");
+	check(stat(path("d/sub/moved"), &st) == 0 && st.st_nlink == 2,
+	    "new name, same inode", "missing");
+	succeeds(rename(path("d/sub"), path("sub2")), "rename a directory");
+	check(stat(path("sub2/.."), &st) == 0, "moved directory's ..", "bad");
+	fails(rename(path("sub2"), path("sub2/x")), EINVAL,
+	    "rename a directory into itself");
+	succeeds(unlink(path("sub2/moved")), "unlink");
+	check(stat(path("f"), &st) == 0 && st.st_nlink == 1, "link count 1",
+	    "not 1");
+	succeeds(rmdir(path("sub2")), "rmdir");
+	succeeds(symlink("f", path("sym")), "symlink");
+	fails(symlink("f", path("sym")), EEXIST, "symlink existing");
+	n = readlink(path("sym"), target, sizeof(target));
+	check(n == 1 && target[0] == 'f', "readlink", "wrong target");
+	check(lstat(path("sym"), &st) == 0 && S_ISLNK(st.st_mode), "lstat",
+	    "not a link");
+	check(stat(path("sym"), &st) == 0 && S_ISREG(st.st_mode),
+	    "stat follows links", "not followed");
+	fails(readlink(path("f"), target, sizeof(target)), EINVAL,
+	    "readlink a file");
+	memset(buf, 'a', 300);
+	buf[300] = '\0';
+	fails(open(buf, O_RDONLY), ENAMETOOLONG, "component too long");
+	memset(buf, 0, sizeof(buf));
+	for (n = 0; n < 590; n += 2)
+		memcpy(buf + n, "a/", 2);
+	fails(stat(buf, &st), ENOENT, "long path walks until a name is missing");
+	succeeds(chdir(path("d")), "chdir");
+	check(stat("../f", &st) == 0, "relative path after chdir", "not found");
+	fails(chdir(path("f")), ENOTDIR, "chdir to a file");
+	fails(chdir(path("none")), ENOENT, "chdir missing");
+	chdir("/");
+	fails(unlink(path("none")), ENOENT, "unlink missing");
+	fails(rmdir(path("none")), ENOENT, "rmdir missing");
+	succeeds(rmdir(path("d")), "rmdir empty");
+}
+
+static void
+test_attrs(void)
+{
+	struct timeval tv[2];
+	struct stat st;
+	struct statfs sfs;
+	mode_t old;
+	int fd;
+
+	succeeds(chmod(path("f"), 0600), "chmod");
+	check(stat(path("f"), &st) == 0 && (st.st_mode & 07777) == 0600,
+	    "chmod mode", "wrong");
+	succeeds(chown(path("f"), 1000, 1000), "chown by root");
+	check(stat(path("f"), &st) == 0 && st.st_uid == 1000 && st.st_gid == 1000,
+	    "chown owner", "wrong");
+	chown(path("f"), 0, 0);
+	tv[0].tv_sec = 1000000;
+	tv[0].tv_usec = 0;
+	tv[1].tv_sec = 2000000;
+	tv[1].tv_usec = 0;
+	succeeds(utimes(path("f"), tv), "utimes");
+	check(stat(path("f"), &st) == 0 && st.st_mtime == 2000000 &&
+	    st.st_atime == 1000000, "utimes times", "wrong");
+	old = umask(077);
+	fd = open(path("masked"), O_CREAT | O_WRONLY, 0666);
+	close(fd);
+	check(stat(path("masked"), &st) == 0 && (st.st_mode & 0777) == 0600,
+	    "umask applies", "wrong mode");
+	umask(old);
+	unlink(path("masked"));
+	succeeds(access(path("f"), R_OK | W_OK), "access");
+	fails(access(path("none"), F_OK), ENOENT, "access missing");
+	succeeds(statfs(dir, &sfs), "statfs");
+	check(sfs.f_blocks > 0 && sfs.f_bfree <= sfs.f_blocks, "statfs counts",
+	    "nonsense");
+}
+
+/* Runs fn in a child as uid 1000; returns the child's exit status. */
+static int
+as_student(int (*fn)(void))
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (setgid(1000) < 0 || setuid(1000) < 0)
+			_exit(99);
+		_exit(fn());
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
+}
+
+static int
+student_eacces(void)
+{
+	int fd = open(path("secret"), O_RDONLY);
+
+	if (fd != -1 || errno != EACCES)
+		return 1;
+	if (mkdir("/root/x", 0755) != -1 || errno != EACCES)
+		return 2;
+	if (chown(path("secret"), 1000, 1000) != -1 || errno != EPERM)
+		return 3;
+	if (setuid(0) != -1 || errno != EPERM)
+		return 4;
+	if (getuid() != 1000 || geteuid() != 1000)
+		return 5;
+	if (reboot(0) != -1 || errno != EPERM)
+		return 6;
+	return 0;
+}
+
+static void
+test_users(void)
+{
+	int fd = open(path("secret"), O_CREAT | O_WRONLY, 0600);
+	char why[32];
+	int rv;
+
+	close(fd);
+	check(getuid() == 0 && geteuid() == 0, "root's uid", "not 0");
+	rv = as_student(student_eacces);
+	snprintf(why, sizeof(why), "child step %d failed", rv);
+	check(rv == 0, "EACCES and EPERM for a non-root user", why);
+	unlink(path("secret"));
+}
+
+static volatile int got;
+
+static void
+handler(int sig)
+{
+	got = sig;
+}
+
+static void
+test_processes(char *self)
+{
+	struct sigaction sa;
+	struct timeval t0, t1;
+	struct timespec ts;
+	int status, p[2];
+	char buf[16], *brk0, *brk1;
+	pid_t pid;
+
+	pid = fork();
+	if (pid == 0)
+		_exit(42);
+	check(pid > 0, "fork", "failed");
+	check(waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 42, "wait4 exit status", "wrong");
+	fails(wait(&status), ECHILD, "wait without children");
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { self, "-child", "arg", NULL };
+		char *envp[] = { "SYSCALLS_ENV=yes", NULL };
+
+		execve(self, argv, envp);
+		_exit(97);
+	}
+	waitpid(pid, &status, 0);
+	check(WIFEXITED(status) && WEXITSTATUS(status) == 7,
+	    "execve passes argv and envp", "child saw something else");
+	pid = fork();
+	if (pid == 0) {
+		*(volatile int *)0 = 1;		/* a user fault */
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	check(WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV,
+	    "a NULL write kills with SIGSEGV", "wrong status");
+	pid = fork();
+	if (pid == 0) {
+		for (;;)
+			sleep(100);
+		_exit(0);
+	}
+	succeeds(kill(pid, SIGTERM), "kill");
+	waitpid(pid, &status, 0);
+	check(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
+	    "default action terminates", "wrong status");
+	fails(kill(99999, 0), ESRCH, "kill a missing pid");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	succeeds(sigaction(SIGUSR1, &sa, NULL), "sigaction");
+	kill(getpid(), SIGUSR1);
+	check(got == SIGUSR1, "handler runs", "not called");
+	fails(sigaction(SIGKILL, &sa, NULL), EINVAL, "catch SIGKILL");
+	check(getppid() > 0 && getpid() > 1, "getpid and getppid", "bad ids");
+	brk0 = sbrk(0);
+	brk1 = sbrk(1 << 20);
+	check(brk1 == brk0, "sbrk returns the old break", "wrong");
+	memset(brk1, 1, 1 << 20);
+	check(sbrk(0) == brk0 + (1 << 20), "sbrk grows the heap", "wrong");
+	gettimeofday(&t0, NULL);
+	ts.tv_sec = 0;
+	ts.tv_nsec = 200000000;
+	succeeds(nanosleep(&ts, NULL), "nanosleep");
+	gettimeofday(&t1, NULL);
+	check((t1.tv_sec - t0.tv_sec) * 1000000 + t1.tv_usec - t0.tv_usec >=
+	    200000, "nanosleep sleeps long enough", "woke early");
+	succeeds(pipe(p), "pipe");
+	write(p[1], "ping", 4);
+	check(read(p[0], buf, sizeof(buf)) == 4 && memcmp(buf, "ping", 4) == 0,
+	    "pipe carries data", "wrong");
+	fails(lseek(p[0], 0, SEEK_SET), ESPIPE, "lseek on a pipe");
+	close(p[0]);
+	signal(SIGPIPE, SIG_IGN);
+	fails(write(p[1], "x", 1), EPIPE, "write to a pipe nobody reads");
+	close(p[1]);
+}
+
+static void
+test_dirents(void)
+{
+	char buf[4096];
+	long base;
+	int fd, n, found = 0;
+
+	fd = open(dir, O_RDONLY);
+	while ((n = getdirentries(fd, buf, sizeof(buf), &base)) > 0) {
+		char *cp = buf;
+
+		while (cp < buf + n) {
+			struct dirent *dp = (struct dirent *)cp;
+
+			if (dp->d_fileno && strcmp(dp->d_name, "f") == 0)
+				found = 1;
+			if (dp->d_reclen == 0)
+				break;
+			cp += dp->d_reclen;
+		}
+	}
+	check(n == 0 && found, "getdirentries finds a file", "not found");
+	close(fd);
+	fd = open(path("f"), O_RDONLY);
+	fails(getdirentries(fd, buf, sizeof(buf), &base), EINVAL,
+	    "getdirentries on a file");
+	close(fd);
+}
+
+int
+main(int argc, char **argv)
+{
+	int c;
+
+	if (argc == 3 && strcmp(argv[1], "-child") == 0) {
+		char *env = getenv("SYSCALLS_ENV");
+		return (strcmp(argv[2], "arg") == 0 && env &&
+		    strcmp(env, "yes") == 0) ? 7 : 1;
+	}
+	while ((c = getopt(argc, argv, "d:")) != -1) {
+		if (c != 'd') {
+			fprintf(stderr, "usage: syscalls [-d dir]\n");
+			return 64;
+		}
+		strncpy(dir, optarg, sizeof(dir) - 1);
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	test_files();
+	test_efault();
+	test_names();
+	test_attrs();
+	test_users();
+	test_processes(argv[0]);
+	test_dirents();
+	unlink(path("sym"));
+	unlink(path("f"));
+	sync();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}

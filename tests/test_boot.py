@@ -1,0 +1,38 @@
+"""Booting, the disks the boot finds, and shutting down."""
+from guest import Guest
+
+
+def test_boot_reaches_root_shell(guest):
+    assert "root on sd0a" in guest.boot_log
+    out = guest.ok("echo $?")
+    assert out.strip() == "0"
+
+
+def test_boot_names_each_scsi_disk(guest):
+    log = guest.boot_log
+    assert "vioscsi0 at pci0" in log
+    assert "sd0 at scsibus0 target 0: <BSDTEACH RAMDISK> 64MB" in log
+    assert "sd1 at scsibus0 target 1:" in log
+
+
+def test_hp97560_identity_shows_at_boot(tmp_path):
+    with Guest(tmp_path, profile="hp97560") as g:
+        assert ("sd1 at scsibus0 target 1: <HP 97560> 1292MB, 1935 cyl, "
+                "19 head, 72 sec") in g.boot_log
+
+
+def test_halt_powers_off_with_status_0(guest):
+    assert guest.halt() == 0
+
+
+def test_reboot_restarts_the_machine(tmp_path):
+    g = Guest(tmp_path, allow_reboot=True)
+    g.boot()
+    try:
+        g.send("reboot\n")
+        g.expect("rebooting")
+        g.expect("4.4BSD-LFS teaching kernel")   # the banner again
+        g.wait_ready()
+        assert g.ok("echo again").strip() == "again"
+    finally:
+        g.close()
