@@ -4,7 +4,10 @@
  * One line per check, "(syscalls) what: ok" or "... FAILED: why", and a
  * last line "N passed, M failed", as Pintos tests print.
  *
- * usage: syscalls [-d dir]   (dir: a writable scratch directory, /tmp)
+ * usage: syscalls [-d dir] [-n]
+ *   -d dir  a writable scratch directory (default /tmp)
+ *   -n      also fill dir's file system to ENOSPC and check that removing
+ *           the file gives every block back (use a small, empty one)
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -422,22 +425,105 @@ test_dirents(void)
 	close(fd);
 }
 
+/*
+ * Blocks through the direct, single and double indirect pointers, a
+ * hole between them, and a file past 1 GB (sparse, so it fits anywhere).
+ */
+static void
+test_bigfile(void)
+{
+	static const off_t offs[] = { 0, 100 * 1024, 5 << 20, 50 << 20,
+	    (off_t)1100 << 20 };
+	char buf[4096], want[4096];
+	struct stat st;
+	unsigned i;
+	int fd, ok = 1;
+
+	fd = open(path("big"), O_CREAT | O_RDWR | O_TRUNC, 0644);
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		memset(want, 'A' + i, sizeof(want));
+		if (lseek(fd, offs[i], SEEK_SET) != offs[i] ||
+		    write(fd, want, sizeof(want)) != sizeof(want))
+			ok = 0;
+	}
+	check(ok, "write through indirect blocks and past 1 GB", "failed");
+	check(fstat(fd, &st) == 0 && st.st_size == ((off_t)1100 << 20) + 4096,
+	    "size past 1 GB", "wrong size");
+	check(st.st_blocks < 200, "holes take no space", "too many blocks");
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		memset(want, 'A' + i, sizeof(want));
+		lseek(fd, offs[i], SEEK_SET);
+		if (read(fd, buf, sizeof(buf)) != sizeof(buf) ||
+		    memcmp(buf, want, sizeof(buf)) != 0)
+			ok = 0;
+	}
+	check(ok, "read back through indirect blocks", "data differs");
+	lseek(fd, 3 << 20, SEEK_SET);
+	memset(want, 0, sizeof(want));
+	check(read(fd, buf, sizeof(buf)) == sizeof(buf) &&
+	    memcmp(buf, want, sizeof(buf)) == 0, "a hole reads as zeros",
+	    "not zeros");
+	succeeds(ftruncate(fd, 200 * 1024), "truncate a big file");
+	check(fstat(fd, &st) == 0 && st.st_blocks <= 2 * 8 + 8,
+	    "truncate frees indirect blocks", "blocks kept");
+	lseek(fd, 100 * 1024, SEEK_SET);
+	memset(want, 'B', sizeof(want));
+	check(read(fd, buf, sizeof(buf)) == sizeof(buf) &&
+	    memcmp(buf, want, sizeof(buf)) == 0, "truncate keeps what stays",
+	    "data lost");
+	close(fd);
+	succeeds(unlink(path("big")), "unlink a big file");
+}
+
+static void
+test_enospc(void)
+{
+	static char chunk[65536];
+	struct statfs before, full, after;
+	char why[96];
+	int fd, n;
+	long total = 0;
+
+	sync();
+	statfs(dir, &before);
+	fd = open(path("fill"), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	succeeds(fd, "create the filler");
+	while ((n = write(fd, chunk, sizeof(chunk))) > 0)
+		total += n;
+	fails(n, ENOSPC, "write to a full file system");
+	check(total > 0, "the filler took space", "nothing written");
+	succeeds(fsync(fd), "fsync the filler");
+	close(fd);
+	statfs(dir, &full);
+	check(full.f_bavail <= 0, "statfs says full", "space left");
+	fails(mkdir(path("more"), 0755), ENOSPC, "mkdir on a full file system");
+	succeeds(unlink(path("fill")), "remove the filler");
+	sync();
+	statfs(dir, &after);
+	snprintf(why, sizeof(why), "%ld free before, %ld after",
+	    before.f_bfree, after.f_bfree);
+	check(after.f_bfree == before.f_bfree, "every block comes back", why);
+}
+
 int
 main(int argc, char **argv)
 {
-	int c;
+	int c, enospc = 0;
 
 	if (argc == 3 && strcmp(argv[1], "-child") == 0) {
 		char *env = getenv("SYSCALLS_ENV");
 		return (strcmp(argv[2], "arg") == 0 && env &&
 		    strcmp(env, "yes") == 0) ? 7 : 1;
 	}
-	while ((c = getopt(argc, argv, "d:")) != -1) {
-		if (c != 'd') {
-			fprintf(stderr, "usage: syscalls [-d dir]\n");
+	while ((c = getopt(argc, argv, "d:n")) != -1) {
+		if (c == 'd')
+			strncpy(dir, optarg, sizeof(dir) - 1);
+		else if (c == 'n')
+			enospc = 1;
+		else {
+			fprintf(stderr, "usage: syscalls [-d dir] [-n]\n");
 			return 64;
 		}
-		strncpy(dir, optarg, sizeof(dir) - 1);
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_files();
@@ -447,6 +533,9 @@ main(int argc, char **argv)
 	test_users();
 	test_processes(argv[0]);
 	test_dirents();
+	test_bigfile();
+	if (enospc)
+		test_enospc();
 	unlink(path("sym"));
 	unlink(path("f"));
 	sync();
