@@ -39,13 +39,14 @@ class Guest:
                  mem: int = 64, sd1_sectors: int = 131072,
                  faults: Optional[disk.FaultSpec] = None,
                  sd0: Optional[Path] = None, sd1: Optional[Path] = None,
-                 allow_reboot: bool = False):
+                 allow_reboot: bool = False, gdb_port: Optional[int] = None):
         self.workdir = Path(workdir)
         self.profile = profile
         self.kargs = kargs
         self.mem = mem
         self.faults = faults
         self.allow_reboot = allow_reboot
+        self.gdb_port = gdb_port
         self.sd0 = self.workdir / "sd0.img"
         self.sd1 = self.workdir / "sd1.img"
         if not self.sd0.exists():
@@ -75,7 +76,9 @@ class Guest:
         if os.environ.get("QEMU_DEBUG"):    # e.g. "int,cpu_reset" to debug
             cmd += ["-d", os.environ["QEMU_DEBUG"], "-D",
                     str(self.workdir / "qemu.log")]
-        if os.environ.get("QEMU_GDB"):      # a gdbstub to attach to
+        if self.gdb_port:                   # a gdbstub for tests to attach
+            cmd += ["-gdb", f"tcp:127.0.0.1:{self.gdb_port}"]
+        if os.environ.get("QEMU_GDB"):      # wait for a debugging GDB
             cmd += ["-S", "-gdb", f"tcp::{os.environ['QEMU_GDB']}"]
         if not self.allow_reboot:
             cmd.append("-no-reboot")    # a reset ends the test, not loops
@@ -91,7 +94,7 @@ class Guest:
         self.expect(r"# ", BOOT_TIMEOUT)
         self.boot_log = self.child.before
         self.child.sendline("echo __READY__")
-        self.expect(r"\n__READY__\r?\n# ", BOOT_TIMEOUT)
+        self.expect(r"\n__READY__\r*\n# ", BOOT_TIMEOUT)
 
     def close(self) -> None:
         if self.child is not None and self.child.isalive():
@@ -124,9 +127,10 @@ class Guest:
         """Run one shell command line; return (output, exit status)."""
         n = next(self._markers)
         self.child.sendline(f"{cmd} ; echo __E{n}__$?")
-        self.expect(rf"__E{n}__(\d+)\r?\n# ", timeout)
+        self.expect(rf"__E{n}__(\d+)\r*\n# ", timeout)
         status = int(self.child.match.group(1))
-        text = self.child.before.replace("\r\n", "\n")
+        # The console sends \r\n and the host pty adds a \r of its own.
+        text = self.child.before.replace("\r", "")
         # The first line is the terminal's echo of what we typed.
         out = text.split("\n", 1)[1] if "\n" in text else ""
         return out, status

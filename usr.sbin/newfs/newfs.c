@@ -24,6 +24,9 @@
 #include <unistd.h>
 
 #include "sys/disklabel.h"
+#ifndef HOSTBUILD
+#include <sys/ioctl.h>
+#endif
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/fs.h"
 #include "newfs.h"
@@ -111,6 +114,31 @@ getlabel(int fd, struct disklabel *lp)
 	return (1);
 }
 
+/*
+ * A disk device: the kernel's in-core label (a default one, partitions
+ * a and c covering the disk, when the disk has none on it).
+ */
+static int
+devlabel(int fd, struct disklabel *lp)
+{
+#ifdef HOSTBUILD
+	(void)fd, (void)lp;
+	return (0);
+#else
+	return (ioctl(fd, DIOCGDINFO, lp) == 0);
+#endif
+}
+
+/* The partition a device name ends with ("/dev/rsd1c" -> 2), else 0. */
+static int
+partindex(const char *special)
+{
+	size_t n = strlen(special);
+	int c = n ? special[n - 1] : 0;
+
+	return (c >= 'a' && c < 'a' + MAXPARTITIONS) ? c - 'a' : 0;
+}
+
 /* Size of the special file in sectors, or 0 if it cannot be told. */
 static int64_t
 mediasize(int fd)
@@ -133,7 +161,7 @@ main(int argc, char *argv[])
 	struct disklabel label;
 	struct pnode *root;
 	const char *special, *protodir, *protofile;
-	int ch, fd, haslabel, dflag, aflag;
+	int ch, fd, haslabel, isdev, dflag, aflag;
 
 	memset(&p, 0, sizeof(p));
 	p.bsize = DFL_BSIZE;
@@ -224,7 +252,8 @@ main(int argc, char *argv[])
 	fd = open(special, Nflag ? O_RDONLY : O_RDWR);
 	if (fd < 0)
 		fatal("%s: cannot open", special);
-	haslabel = getlabel(fd, &label);
+	isdev = devlabel(fd, &label);
+	haslabel = isdev || getlabel(fd, &label);
 	if (haslabel) {
 		p.nsect = label.d_nsectors;
 		p.ntrak = label.d_ntracks;
@@ -236,6 +265,9 @@ main(int argc, char *argv[])
 	}
 	if (p.rpm <= 0)
 		p.rpm = DFL_RPM;
+	/* An image file holds partition a at 0; a device is its partition. */
+	if (p.sectors == 0 && isdev)
+		p.sectors = label.d_partitions[partindex(special)].p_size;
 	if (p.sectors == 0 && haslabel && label.d_partitions[0].p_size > 0 &&
 	    label.d_partitions[0].p_offset == 0)
 		p.sectors = label.d_partitions[0].p_size;

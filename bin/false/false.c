@@ -1,0 +1,8 @@
+/*
+ * false: do nothing, unsuccessfully.
+ */
+int
+main(void)
+{
+	return 1;
+}

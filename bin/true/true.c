@@ -1,0 +1,8 @@
+/*
+ * true: do nothing, successfully.
+ */
+int
+main(void)
+{
+	return 0;
+}

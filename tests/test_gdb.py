@@ -1,0 +1,45 @@
+"""GDB against the running kernel: a breakpoint in a file-system
+operation during a shell command, and the helpers a student uses there."""
+import socket
+
+import pexpect
+
+from guest import BUILD, TOP, Guest
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_breakpoint_in_ufs_mkdir_and_helpers(tmp_path):
+    port = free_port()
+    with Guest(tmp_path, gdb_port=port) as g:
+        gdb = pexpect.spawn("gdb", [
+            "-batch", "-nx",
+            "-ex", f"file {BUILD / 'kernel'}",
+            "-ex", f"target remote 127.0.0.1:{port}",
+            "-ex", f"source {TOP / 'qemu' / 'gdb_helpers.py'}",
+            "-ex", "break ufs_mkdir",
+            "-ex", "continue",
+            "-ex", "ps",
+            "-ex", "bufq",
+            "-ex", "vnode dvp",
+            "-ex", "inode dvp->v_data",
+            "-ex", "bt 3",
+            "-ex", "delete",
+            "-ex", "detach"], encoding="utf-8", timeout=120)
+        gdb.expect("Continuing.")
+        g.send("mkdir /tmp/fromgdb\n")
+        gdb.expect(pexpect.EOF)
+        out = gdb.before
+        assert "Breakpoint 1, ufs_mkdir" in out, out
+        assert "mkdir*" in out            # ps marks the running process
+        assert " init" in out and "SSLEEP" in out
+        assert "LOCKED" in out and "LRU" in out and "EMPTY" in out
+        assert "VDIR" in out and "ops ffs" in out   # /tmp's vnode
+        assert "mode 0o41777" in out       # /tmp's inode: sticky dir
+        assert "sys_mkdir" in out          # the backtrace
+        g.expect(r"# ")
+        assert g.ok("ls -d /tmp/fromgdb").strip() == "/tmp/fromgdb"
