@@ -2,7 +2,7 @@
 #
 #   make            kernel, userland, host tools and disk images
 #   make qemu       boot to a root shell on the serial console
-#   make qemu-gdb   the same, waiting for GDB (see .gdbinit)
+#   make qemu-gdb   the same, waiting for GDB; then "make gdb" in another terminal
 #   make test       everything that must pass
 #   make bench      benchmarks on the timed disk
 #   make deps       install the Debian packages the project needs
@@ -136,6 +136,11 @@ qemu: all
 qemu-gdb: all
 	$(PY) qemu/run.py --gdb
 
+# In a second terminal: GDB with the generated .gdbinit.  Naming it with -x
+# loads it whatever GDB's auto-load safe-path says.
+gdb:
+	gdb -q -nx -x .gdbinit
+
 # ---------------------------------------------------------------- test
 test: all
 	$(PY) -m pytest -q -ra tests
@@ -146,5 +151,5 @@ bench: all
 clean:
 	rm -rf $(B) .gdbinit
 
-.PHONY: all deps kernel userland hosttools images qemu qemu-gdb test bench clean
+.PHONY: all deps kernel userland hosttools images qemu qemu-gdb gdb test bench clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
