@@ -30,7 +30,9 @@ def test_breakpoint_in_ufs_mkdir_and_helpers(tmp_path):
             "-ex", "bt 3",
             "-ex", "delete",
             "-ex", "detach"], encoding="utf-8", timeout=120)
-        gdb.expect("Continuing.")
+        # The breakpoint is set before "continue"; typed input waits in
+        # QEMU's serial buffer while the machine is stopped.
+        gdb.expect("Breakpoint 1 at")
         g.send("mkdir /tmp/fromgdb\n")
         gdb.expect(pexpect.EOF)
         out = gdb.before
