@@ -9,6 +9,9 @@
 #include "kern/i386/cpu.h"
 #include "kern/i386/machdep.h"
 #include "kern/i386/pmap.h"
+#include "kern/uio.h"
+#include "kern/syscallargs.h"
+#include <sys/kinfo.h>
 
 struct proc proc[NPROC];
 struct proc *initproc;
@@ -106,4 +109,48 @@ int
 suser(struct proc *p)
 {
 	return p->p_cred.cr_uid == 0 ? 0 : EPERM;
+}
+
+/* getproc(buf, count): a snapshot of the process table, for ps. */
+int
+sys_getproc(struct proc *p, struct getproc_args *uap, int *retval)
+{
+	struct kinfo_proc kp;
+	int i, n = 0, error;
+
+	(void)p;
+	if (uap->count < 0)
+		return EINVAL;
+	for (i = 0; i < NPROC; i++) {
+		struct proc *q = &proc[i];
+
+		if (q->p_stat == SFREE)
+			continue;
+		if (n < uap->count && uap->buf != NULL) {
+			memset(&kp, 0, sizeof(kp));
+			kp.kp_pid = q->p_pid;
+			kp.kp_ppid = q->p_pptr ? q->p_pptr->p_pid : 0;
+			kp.kp_pgid = q->p_pgid;
+			kp.kp_sid = q->p_sid;
+			kp.kp_uid = q->p_cred.cr_uid;
+			kp.kp_stat = q->p_stat;		/* enum procstat = KP_* */
+			if (q->p_stat == SSLEEP && q->p_wmesg)
+				strlcpy(kp.kp_wmesg, q->p_wmesg,
+				    sizeof(kp.kp_wmesg));
+			kp.kp_utime_ms = q->p_uticks * (1000 / hz);
+			kp.kp_stime_ms = q->p_sticks * (1000 / hz);
+			kp.kp_size_kb = q->p_pmap ? q->p_pmap->pm_npages * 4 : 0;
+			kp.kp_start_sec = q->p_start_us / 1000000;
+			kp.kp_flag = ((q->p_flag & P_SYSTEM) ? KP_SYSTEM : 0) |
+			    ((q->p_flag & P_CONTROLT) ? KP_CONTROLT : 0);
+			strlcpy(kp.kp_comm, q->p_comm, sizeof(kp.kp_comm));
+			error = copyout(&kp, (struct kinfo_proc *)uap->buf + n,
+			    sizeof(kp));
+			if (error)
+				return error;
+		}
+		n++;
+	}
+	*retval = n;
+	return 0;
 }

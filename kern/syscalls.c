@@ -84,6 +84,7 @@ int	sys_lseek(struct proc *, void *, int *);
 int	sys_truncate(struct proc *, void *, int *);
 int	sys_ftruncate(struct proc *, void *, int *);
 int	sys_nanosleep(struct proc *, void *, int *);
+int	sys_getproc(struct proc *, void *, int *);
 int	sys_diskstats(struct proc *, void *, int *);
 int	sys_bufstats(struct proc *, void *, int *);
 
@@ -161,6 +162,7 @@ const struct sysent sysent[] = {
 	S(200, truncate, 4),
 	S(201, ftruncate, 4),
 	S(240, nanosleep, 2),
+	S(300, getproc, 2),
 	S(301, diskstats, 3),
 	S(302, bufstats, 1),
 };
