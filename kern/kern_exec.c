@@ -200,7 +200,7 @@ shell_header(const char *hdr, int n, char *interp, char *arg)
 /* Look up and check an executable; returns it referenced. */
 static int
 exec_lookup(struct nameidata *nd, const char *path, int seg,
-    struct vnode **vpp, void *hdr, int *hdrlen)
+    struct vnode **vpp, void *hdr, int *hdrlen, struct vattr *vap)
 {
 	struct vnode *vp;
 	struct vattr va;
@@ -228,6 +228,7 @@ exec_lookup(struct nameidata *nd, const char *path, int seg,
 	}
 	*hdrlen = 128 - resid;
 	*vpp = vp;
+	*vap = va;
 	return 0;
 }
 
@@ -241,10 +242,11 @@ kern_execve(struct proc *p, const char *path, int seg, char **argp,
 	const char *name;
 	struct vnode *vp;
 	struct pmap *pm = NULL, *old;
+	struct vattr va;
 	u_int32_t brk, sp;
 	int error, hdrlen, skip = 0;
 
-	error = exec_lookup(nd, path, seg, &vp, hdr, &hdrlen);
+	error = exec_lookup(nd, path, seg, &vp, hdr, &hdrlen, &va);
 	if (error)
 		goto out;
 	ea.buf = malloc(ARG_MAX, M_WAITOK);
@@ -267,7 +269,7 @@ kern_execve(struct proc *p, const char *path, int seg, char **argp,
 		skip = 1;
 		vrele(vp);
 		error = exec_lookup(nd, interp, UIO_SYSSPACE, &vp, hdr,
-		    &hdrlen);
+		    &hdrlen, &va);
 		if (error) {
 			vp = NULL;
 			goto bad;
@@ -303,6 +305,13 @@ kern_execve(struct proc *p, const char *path, int seg, char **argp,
 			name = strchr(name, '/') + 1;
 	strlcpy(p->p_comm, name, sizeof(p->p_comm));
 	p->p_flag |= P_EXEC;
+	/* A set-user-id (or -group-id) program runs as its file's owner. */
+	if (!(vp->v_mount->mnt_flag & MNT_NOSUID)) {
+		if (va.va_mode & S_ISUID)
+			p->p_cred.cr_uid = va.va_uid;
+		if (va.va_mode & S_ISGID)
+			p->p_cred.cr_gid = va.va_gid;
+	}
 	fdcloseexec(p);
 	execsigs(p);
 	memset(p->p_tf, 0, sizeof(*p->p_tf));
