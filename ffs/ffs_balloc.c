@@ -144,17 +144,9 @@ ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 	}
 	/* Down the levels, allocating what is missing. */
 	for (i = 1;;) {
-		bp = getblk(vp, indirs[i].in_lbn, fs->fs_bsize);
-		if (!(bp->b_flags & (B_DONE | B_DELWRI))) {
-			bp->b_blkno = fsbtodb(fs, nb);
-			bp->b_flags |= B_READ;
-			bp->b_flags &= ~(B_ERROR | B_INVAL);
-			VOP_STRATEGY(bp);
-			if ((error = biowait(bp)) != 0) {
-				brelse(bp);
-				return error;
-			}
-		}
+		error = ufs_getindir(vp, indirs[i].in_lbn, fsbtodb(fs, nb), &bp);
+		if (error)
+			return error;
 		bap = (ufs_daddr_t *)bp->b_data;
 		nb = bap[indirs[i].in_off];
 		if (i == num)

@@ -86,17 +86,9 @@ ffs_indirtrunc(struct inode *ip, daddr_t lbn, daddr_t dbn, daddr_t lastbn,
 		factor *= NINDIR(fs);
 	if (lastbn > 0)
 		last /= factor;
-	bp = getblk(vp, lbn, fs->fs_bsize);
-	if (!(bp->b_flags & (B_DONE | B_DELWRI))) {
-		bp->b_blkno = fsbtodb(fs, dbn);
-		bp->b_flags |= B_READ;
-		bp->b_flags &= ~(B_ERROR | B_INVAL);
-		VOP_STRATEGY(bp);
-		if ((error = biowait(bp)) != 0) {
-			brelse(bp);
-			*countp = 0;
-			return error;
-		}
+	if ((error = ufs_getindir(vp, lbn, fsbtodb(fs, dbn), &bp)) != 0) {
+		*countp = 0;
+		return error;
 	}
 	/* Keep a copy, clear the freed pointers on disk, then free. */
 	copy = malloc(fs->fs_bsize, M_WAITOK);

@@ -27,6 +27,20 @@ ttyecho(struct tty *tp, int c)
 		cnputc(c);
 }
 
+/* Take the last character back off the line being edited. */
+static void
+ttyrub(struct tty *tp)
+{
+	if (tp->t_rawlen == 0)
+		return;
+	tp->t_rawlen--;
+	if (tp->t_lflag & TTY_ECHO) {
+		cnputc('\b');
+		cnputc(' ');
+		cnputc('\b');
+	}
+}
+
 /* Move the edited line to the readers' queue. */
 static void
 ttyline(struct tty *tp)
@@ -64,25 +78,12 @@ ttyinput(struct tty *tp, int c)
 		return;
 	}
 	if (c == '\b' || c == 0x7f) {		/* erase */
-		if (tp->t_rawlen > 0) {
-			tp->t_rawlen--;
-			if (tp->t_lflag & TTY_ECHO) {
-				cnputc('\b');
-				cnputc(' ');
-				cnputc('\b');
-			}
-		}
+		ttyrub(tp);
 		return;
 	}
 	if (c == CTRL('U')) {			/* kill the line */
-		while (tp->t_rawlen > 0) {
-			tp->t_rawlen--;
-			if (tp->t_lflag & TTY_ECHO) {
-				cnputc('\b');
-				cnputc(' ');
-				cnputc('\b');
-			}
-		}
+		while (tp->t_rawlen > 0)
+			ttyrub(tp);
 		return;
 	}
 	if (c == CTRL('D')) {			/* end of file */

@@ -32,6 +32,22 @@ rofs(struct vnode *vp)
 	return vp->v_mount && (vp->v_mount->mnt_flag & MNT_RDONLY) ? EROFS : 0;
 }
 
+/* The vnode an open descriptor names, referenced. */
+static int
+getvnode(struct proc *p, int fd, struct vnode **vpp)
+{
+	struct file *fp;
+	int error;
+
+	if ((error = getfile(p, fd, &fp)) != 0)
+		return error;
+	if (fp->f_type != DTYPE_VNODE)
+		return EINVAL;
+	*vpp = fp->f_data;
+	vref(*vpp);
+	return 0;
+}
+
 int
 sys_open(struct proc *p, struct open_args *uap, int *retval)
 {
@@ -336,16 +352,13 @@ sys_chdir(struct proc *p, struct chdir_args *uap, int *retval)
 int
 sys_fchdir(struct proc *p, struct fchdir_args *uap, int *retval)
 {
-	struct file *fp;
+	struct vnode *vp;
 	int error;
 
 	(void)retval;
-	if ((error = getfile(p, uap->fd, &fp)) != 0)
-		return error;
-	if (fp->f_type != DTYPE_VNODE)
-		return ENOTDIR;
-	vref(fp->f_data);
-	return change_dir(p, fp->f_data);
+	if ((error = getvnode(p, uap->fd, &vp)) != 0)
+		return error == EINVAL ? ENOTDIR : error;
+	return change_dir(p, vp);
 }
 
 int
@@ -466,19 +479,16 @@ sys_chmod(struct proc *p, struct chmod_args *uap, int *retval)
 int
 sys_fchmod(struct proc *p, struct fchmod_args *uap, int *retval)
 {
-	struct file *fp;
+	struct vnode *vp;
 	struct vattr va;
 	int error;
 
 	(void)retval;
-	if ((error = getfile(p, uap->fd, &fp)) != 0)
+	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error;
-	if (fp->f_type != DTYPE_VNODE)
-		return EINVAL;
-	vref(fp->f_data);
 	vattr_null(&va);
 	va.va_mode = uap->mode & 07777;
-	return setattr_vp(p, fp->f_data, &va);
+	return setattr_vp(p, vp, &va);
 }
 
 int
@@ -500,20 +510,17 @@ sys_chown(struct proc *p, struct chown_args *uap, int *retval)
 int
 sys_fchown(struct proc *p, struct fchown_args *uap, int *retval)
 {
-	struct file *fp;
+	struct vnode *vp;
 	struct vattr va;
 	int error;
 
 	(void)retval;
-	if ((error = getfile(p, uap->fd, &fp)) != 0)
+	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error;
-	if (fp->f_type != DTYPE_VNODE)
-		return EINVAL;
-	vref(fp->f_data);
 	vattr_null(&va);
 	va.va_uid = uap->uid;
 	va.va_gid = uap->gid;
-	return setattr_vp(p, fp->f_data, &va);
+	return setattr_vp(p, vp, &va);
 }
 
 int
@@ -591,15 +598,15 @@ sys_ftruncate(struct proc *p, struct ftruncate_args *uap, int *retval)
 int
 sys_fsync(struct proc *p, struct fsync_args *uap, int *retval)
 {
-	struct file *fp;
+	struct vnode *vp;
 	int error;
 
 	(void)retval;
-	if ((error = getfile(p, uap->fd, &fp)) != 0)
+	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error;
-	if (fp->f_type != DTYPE_VNODE)
-		return EINVAL;
-	return VOP_FSYNC((struct vnode *)fp->f_data, 1);
+	error = VOP_FSYNC(vp, 1);
+	vrele(vp);
+	return error;
 }
 
 int

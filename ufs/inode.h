@@ -134,6 +134,7 @@ void	ufs_vinit(struct vnode *, const struct vnodeops *specops);
 
 /* ufs_bmap.c */
 int	ufs_getlbns(struct ufsmount *, daddr_t bn, struct indir *, int *nump);
+int	ufs_getindir(struct vnode *, daddr_t lbn, daddr_t blkno, struct buf **);
 int	ufs_bmaparray(struct vnode *, daddr_t bn, daddr_t *bnp, int *runp);
 int	ufs_bmap(struct vnode *, daddr_t, struct vnode **, daddr_t *, int *);
 

@@ -61,6 +61,32 @@ ufs_getlbns(struct ufsmount *ump, daddr_t bn, struct indir *ap, int *nump)
 	return 0;
 }
 
+/*
+ * Indirect block lbn (negative) of vp, whose disk address is blkno
+ * (sectors): found in the cache under the file's vnode, or read.
+ * Caching indirect blocks under the file, not the device, is what lets
+ * a pointer balloc just set, and not yet written, be seen by bmap.
+ */
+int
+ufs_getindir(struct vnode *vp, daddr_t lbn, daddr_t blkno, struct buf **bpp)
+{
+	struct buf *bp = getblk(vp, lbn, VTOI(vp)->i_ump->um_bsize);
+	int error;
+
+	*bpp = bp;
+	if (bp->b_flags & (B_DONE | B_DELWRI))
+		return 0;
+	bp->b_blkno = blkno;
+	bp->b_flags |= B_READ;
+	bp->b_flags &= ~(B_ERROR | B_INVAL);
+	VOP_STRATEGY(bp);
+	if ((error = biowait(bp)) != 0) {
+		brelse(bp);
+		*bpp = NULL;
+	}
+	return error;
+}
+
 /* Is b the block after a in the disk's order? */
 static int
 is_sequential(struct ufsmount *ump, daddr_t a, daddr_t b)
@@ -103,22 +129,10 @@ ufs_bmaparray(struct vnode *vp, daddr_t bn, daddr_t *bnp, int *runp)
 	for (k = 1; k < num && daddr != 0; k++) {
 		int32_t *bap;
 
-		/*
-		 * Indirect blocks are cached under the file's vnode by their
-		 * negative lbn, so a pointer just written by balloc and not
-		 * yet on disk is seen here.
-		 */
-		bp = getblk(vp, a[k].in_lbn, ump->um_bsize);
-		if (!(bp->b_flags & (B_DONE | B_DELWRI))) {
-			bp->b_blkno = daddr << ump->um_bptrtodb;
-			bp->b_flags |= B_READ;
-			bp->b_flags &= ~(B_ERROR | B_INVAL);
-			VOP_STRATEGY(bp);
-			if ((error = biowait(bp)) != 0) {
-				brelse(bp);
-				return error;
-			}
-		}
+		error = ufs_getindir(vp, a[k].in_lbn,
+		    daddr << ump->um_bptrtodb, &bp);
+		if (error)
+			return error;
 		bap = (int32_t *)bp->b_data;
 		daddr = bap[a[k].in_off];
 		if (k == num - 1 && daddr && runp)

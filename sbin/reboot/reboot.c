@@ -1,21 +1,25 @@
 /*
- * reboot: flush the file systems and restart the machine.
- *	reboot [-n] [-q]
+ * reboot, halt: flush the file systems and restart the machine, or
+ * power it off.  One program, as in 4.4BSD; the name it is run by
+ * decides (/sbin/halt is a link to /sbin/reboot).
+ *	reboot [-n] [-q]	halt [-n] [-q]
  * -n: do not sync first (the kernel then skips its sync too).
- * -q: only ask the kernel; reboot always does, and takes -q for habit.
+ * -q: accepted for habit; the kernel is always asked directly.
  */
 #include <sys/reboot.h>
 #include <err.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 int
 main(int argc, char *argv[])
 {
-	int ch, howto;
+	const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 :
+	    argv[0];
+	int ch, howto = strcmp(name, "halt") == 0 ? RB_POWERDOWN : RB_AUTOBOOT;
 
-	howto = RB_AUTOBOOT;
 	while ((ch = getopt(argc, argv, "nq")) != -1) {
 		switch (ch) {
 		case 'n':
@@ -24,7 +28,7 @@ main(int argc, char *argv[])
 		case 'q':
 			break;
 		default:
-			fprintf(stderr, "usage: reboot [-nq]\n");
+			fprintf(stderr, "usage: %s [-nq]\n", name);
 			exit(1);
 		}
 	}
