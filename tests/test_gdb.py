@@ -45,3 +45,31 @@ def test_breakpoint_in_ufs_mkdir_and_helpers(tmp_path):
         assert "sys_mkdir" in out          # the backtrace
         g.expect(r"# ")
         assert g.ok("ls -d /tmp/fromgdb").strip() == "/tmp/fromgdb"
+
+
+def test_kernel_fault_panics_with_frame_and_backtrace(tmp_path):
+    """GDB breaks the root vnode's operation table; the next path lookup
+    faults in the kernel, which must print the trap frame and a symbolic
+    backtrace, then (panic=poweroff) power off."""
+    port = free_port()
+    g = Guest(tmp_path, gdb_port=port, kargs="panic=poweroff")
+    g.boot()
+    try:
+        gdb = pexpect.spawn("gdb", [
+            "-batch", "-nx",
+            "-ex", f"file {BUILD / 'kernel'}",
+            "-ex", f"target remote 127.0.0.1:{port}",
+            "-ex", "set var rootvnode->v_op = (void *)0x10",
+            "-ex", "detach"], encoding="utf-8", timeout=60)
+        gdb.expect(pexpect.EOF)
+        g.send("ls /\n")
+        g.expect("system halted")
+        log = g.child.before
+        assert "trap 14 (page fault)" in log, log
+        assert "eip 0x" in log and "esp 0x" in log
+        assert "backtrace:" in log
+        assert "namei+0x" in log          # the caller, by name
+        assert "panic: kernel mode trap 14" in log
+        g.expect(pexpect.EOF)             # powered off
+    finally:
+        g.close()
