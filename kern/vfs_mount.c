@@ -170,8 +170,10 @@ vfs_unmountall(void)
 			break;
 	}
 	if ((mp = TAILQ_FIRST(&mountlist)) != NULL) {
+		mp->mnt_busy = 1;	/* the update daemon must leave it be */
 		VFS_SYNC(mp, 1);
-		VFS_UNMOUNT(mp, MNT_FORCE);
+		if (VFS_UNMOUNT(mp, MNT_FORCE) == 0)
+			TAILQ_REMOVE(&mountlist, mp, mnt_list);
 	}
 }
 

@@ -96,7 +96,7 @@ vgone(struct vnode *vp)
 	insmntque(vp, NULL);
 	vp->v_type = VBAD;
 	vp->v_data = NULL;
-	vp->v_op = NULL;
+	vp->v_op = &dead_vnodeops;	/* holders now get EIO, not a fault */
 }
 
 void

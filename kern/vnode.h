@@ -165,7 +165,7 @@ struct vnode {
 #define VOP_BMAP(vp, lbn, vpp, bnp, runp) ((vp)->v_op->vop_bmap((vp), (lbn), (vpp), (bnp), (runp)))
 #define VOP_STRATEGY(bp)		((bp)->b_vp->v_op->vop_strategy(bp))
 
-extern const struct vnodeops spec_vnodeops;
+extern const struct vnodeops spec_vnodeops, dead_vnodeops;
 extern struct vnode *rootvnode;
 extern int desiredvnodes;
 
