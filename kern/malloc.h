@@ -16,6 +16,8 @@
 #define round_page(x)	(((u_int32_t)(x) + PAGE_SIZE - 1) & ~(PAGE_SIZE - 1))
 #define trunc_page(x)	((u_int32_t)(x) & ~(PAGE_SIZE - 1))
 
+#define KMEM_RESERVE	512		/* pages (2 MB) only the kernel may take */
+
 #define M_WAITOK	0x0000	/* sleep until memory is available */
 #define M_NOWAIT	0x0001	/* return NULL instead */
 #define M_ZERO		0x0100	/* zero the memory */

@@ -83,6 +83,10 @@ pmap_enter(struct pmap *pm, u_int32_t va, int writable)
 	void *page;
 
 	KASSERT(va < VM_MAXUSER_ADDRESS);
+	/* User memory stops short of the kernel's reserve: ENOMEM, not a
+	 * later kernel allocation that cannot be refused. */
+	if (kmem_free_pages() < KMEM_RESERVE)
+		return ENOMEM;
 	pte = pmap_pte(pm, va, 1);
 	if (pte == NULL)
 		return ENOMEM;
