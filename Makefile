@@ -146,7 +146,7 @@ test: all
 	$(PY) -m pytest -q -ra tests
 
 bench: all
-	$(PY) -m pytest -q -ra bench
+	$(PY) bench/run.py
 
 clean:
 	rm -rf $(B) .gdbinit

@@ -227,26 +227,22 @@ int
 disk_stats(struct disk *dk, struct diskstats *ubuf, int reset)
 {
 	struct diskstats *snap, *ds = dk->dk_stats;
-	int s, error;
+	int s, error = 0;
 
-	if (ubuf != NULL) {
-		snap = malloc(sizeof(*snap), M_WAITOK);
-		s = splbio();
-		disk_interval(dk);
-		memcpy(snap, ds, sizeof(*snap));
-		snap->ds_now_us = dk->dk_stamp;
-		splx(s);
-		error = copyout(snap, ubuf, sizeof(*snap));
-		free(snap);
-		if (error)
-			return error;
-	}
+	/* Snapshot and reset together, so no I/O falls between them. */
+	snap = malloc(sizeof(*snap), M_WAITOK);
+	s = splbio();
+	disk_interval(dk);
+	memcpy(snap, ds, sizeof(*snap));
+	snap->ds_now_us = dk->dk_stamp;
 	if (reset) {
-		s = splbio();
 		memset(&ds->ds_reads, 0,
 		    sizeof(*ds) - offsetof(struct diskstats, ds_reads));
-		ds->ds_since_us = dk->dk_stamp = uptime_us();
-		splx(s);
+		ds->ds_since_us = dk->dk_stamp;
 	}
-	return 0;
+	splx(s);
+	if (ubuf != NULL)
+		error = copyout(snap, ubuf, sizeof(*snap));
+	free(snap);
+	return error;
 }

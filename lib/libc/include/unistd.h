@@ -148,8 +148,10 @@ int	 lfs_bmapv(void *, void *, int);
 int	 lfs_markv(void *, void *, int);
 int	 lfs_segclean(void *, unsigned long);
 int	 lfs_segwait(void *, struct timeval *);
-int	 getproc(void *, size_t);
-int	 diskstats(void *, size_t);
-int	 bufstats(void *, size_t);
+struct kinfo_proc;
+struct diskstats;
+int	 getproc(struct kinfo_proc *, int);		/* sys/kinfo.h */
+int	 diskstats(int, struct diskstats *, int);	/* sys/diskstats.h */
+int	 bufstats(void *);
 
 #endif
