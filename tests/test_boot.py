@@ -36,3 +36,14 @@ def test_reboot_restarts_the_machine(tmp_path):
         assert g.ok("echo again").strip() == "again"
     finally:
         g.close()
+
+
+def test_buffer_cache_size_from_memory_or_command_line(tmp_path):
+    with Guest(tmp_path, mem=64) as g:
+        assert "buffer cache: 3269 buffers, 6539 KB" in g.boot_log
+    with Guest(tmp_path, kargs="bufcache=2048") as g:
+        assert "buffer cache: 1024 buffers, 2048 KB" in g.boot_log
+        # A small cache still moves a file through whole: recycling works.
+        g.ok("cp /bin/sh /tmp/a && cp /tmp/a /tmp/b")
+        assert g.ok("wc -c < /tmp/b") == g.ok("wc -c < /bin/sh")
+        assert g.ok("od -x /tmp/b | tail -3") == g.ok("od -x /bin/sh | tail -3")
