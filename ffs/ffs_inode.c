@@ -225,8 +225,10 @@ ffs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 	/* Write the inode without the freed pointers, then free. */
 	memcpy(oldblks, ip->i_db, sizeof(oldblks));
 	for (level = TRIPLE; level >= SINGLE; level--)
-		if (lastiblock[level] < 0)
+		if (lastiblock[level] < 0) {
 			ip->i_ib[level] = 0;
+			lastiblock[level] = -1;	/* keep none of this level */
+		}
 	for (i = NDADDR - 1; i > lastblock; i--)
 		ip->i_db[i] = 0;
 	ip->i_size = length;

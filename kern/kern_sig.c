@@ -51,6 +51,13 @@ sig_default_ignored(int sig)
 	return (sigmask(sig) & DFL_IGNORE) != 0;
 }
 
+/* Is the default action of sig to stop the process? */
+int
+sig_default_stops(int sig)
+{
+	return (sigmask(sig) & DFL_STOP) != 0;
+}
+
 void
 siginit(struct proc *p)
 {
@@ -73,6 +80,17 @@ execsigs(struct proc *p)
 	}
 }
 
+/* Stop p for sig and tell its parent (wait4 with WUNTRACED sees it). */
+static void
+stop(struct proc *p, int sig)
+{
+	p->p_xstat = sig;
+	p->p_flag &= ~P_WAITED;
+	p->p_stat = SSTOP;
+	psignal(p->p_pptr, SIGCHLD);
+	wakeup(p->p_pptr);
+}
+
 void
 psignal(struct proc *p, int sig)
 {
@@ -84,10 +102,24 @@ psignal(struct proc *p, int sig)
 	s = splhigh();
 	if (sig == SIGCONT) {
 		p->p_siglist &= ~DFL_STOP;
+		/* A process stopped in a sleep goes back to that sleep. */
 		if (p->p_stat == SSTOP)
-			setrunnable(p);
+			p->p_stat = p->p_wchan ? SSLEEP : SRUN;
 	} else if (sigmask(sig) & DFL_STOP)
 		p->p_siglist &= ~sigmask(SIGCONT);
+	/*
+	 * A default stop signal stops a process in an interruptible sleep
+	 * where it sleeps (4.4BSD): the sleep is not aborted, and SIGCONT
+	 * resumes it.  Others stop on their way back to user mode.
+	 */
+	if ((sigmask(sig) & DFL_STOP) && p->p_stat == SSLEEP &&
+	    (p->p_slpflags & PCATCH) &&
+	    p->p_sigacts[sig].sa_handler == SIG_DFL &&
+	    !(p->p_sigmask & sigmask(sig))) {
+		stop(p, sig);
+		splx(s);
+		return;
+	}
 	p->p_siglist |= sigmask(sig);
 	if (sig == SIGKILL && p->p_stat == SSTOP)
 		setrunnable(p);
@@ -136,11 +168,7 @@ issignal(struct proc *p)
 				int s = splhigh();
 
 				p->p_siglist &= ~sigmask(sig);
-				p->p_xstat = sig;
-				p->p_flag &= ~P_WAITED;
-				p->p_stat = SSTOP;
-				psignal(p->p_pptr, SIGCHLD);
-				wakeup(p->p_pptr);
+				stop(p, sig);
 				mi_switch();
 				splx(s);
 				continue;

@@ -85,7 +85,8 @@ sleep_signal(struct proc *p)
 		sig_t action = p->p_sigacts[sig].sa_handler;
 
 		if (sig == SIGKILL || (action != SIG_IGN &&
-		    !(action == SIG_DFL && sig_default_ignored(sig))))
+		    !(action == SIG_DFL && (sig_default_ignored(sig) ||
+		    sig_default_stops(sig)))))
 			return sig;
 		pending &= ~sigmask(sig);
 	}
@@ -138,14 +139,28 @@ setrunnable(struct proc *p)
 	}
 }
 
+/*
+ * The event p sleeps for happened: run it, or, if it was stopped while
+ * asleep, let it run when SIGCONT comes.
+ */
+static void
+endsleep(struct proc *p)
+{
+	if (p->p_stat == SSTOP)
+		p->p_wchan = NULL;
+	else
+		setrunnable(p);
+}
+
 void
 wakeup(void *chan)
 {
 	int i, s = splhigh();
 
 	for (i = 0; i < NPROC; i++)
-		if (proc[i].p_stat == SSLEEP && proc[i].p_wchan == chan)
-			setrunnable(&proc[i]);
+		if ((proc[i].p_stat == SSLEEP || proc[i].p_stat == SSTOP) &&
+		    proc[i].p_wchan == chan && chan != NULL)
+			endsleep(&proc[i]);
 	splx(s);
 }
 
@@ -155,8 +170,9 @@ wakeup_one(void *chan)
 	int i, s = splhigh();
 
 	for (i = 0; i < NPROC; i++) {
-		if (proc[i].p_stat == SSLEEP && proc[i].p_wchan == chan) {
-			setrunnable(&proc[i]);
+		if ((proc[i].p_stat == SSLEEP || proc[i].p_stat == SSTOP) &&
+		    proc[i].p_wchan == chan && chan != NULL) {
+			endsleep(&proc[i]);
 			break;
 		}
 	}
@@ -172,11 +188,12 @@ sleep_timeouts(void)
 	for (i = 0; i < NPROC; i++) {
 		struct proc *p = &proc[i];
 
-		if (p->p_stat == SSLEEP && p->p_timeout != 0 &&
+		if ((p->p_stat == SSLEEP || p->p_stat == SSTOP) &&
+		    p->p_wchan != NULL && p->p_timeout != 0 &&
 		    (int32_t)(ticks - p->p_timeout) >= 0) {
 			p->p_timeout = 0;
 			p->p_flag |= P_TIMEDOUT;
-			setrunnable(p);
+			endsleep(p);
 		}
 	}
 }

@@ -122,6 +122,7 @@ void	sigexit(struct proc *, int sig) __attribute__((noreturn));
 void	trapsignal(struct proc *, int sig, u_int32_t code);
 void	siginit(struct proc *);
 int	sig_default_ignored(int sig);
+int	sig_default_stops(int sig);
 void	execsigs(struct proc *);
 
 #endif

@@ -109,7 +109,7 @@ static int
 vn_write(struct file *fp, struct uio *uio)
 {
 	struct vnode *vp = fp->f_data;
-	int error, ioflag = 0, count = uio->uio_resid;
+	int error, ioflag = IO_UNIT, count = uio->uio_resid;
 
 	if ((fp->f_flag & O_APPEND) && vp->v_type == VREG)
 		ioflag |= IO_APPEND;

@@ -87,13 +87,14 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		    n < bsize ? B_CLRBUF : 0, &bp);
 		if (error)
 			break;
-		if (uio->uio_offset + n > (off_t)ip->i_size)
-			ip->i_size = uio->uio_offset + n;
 		error = uiomove(bp->b_data + on, n, uio);
 		if (error) {
 			brelse(bp);
 			break;
 		}
+		/* The size grows only by data that arrived (not on EFAULT). */
+		if (uio->uio_offset > (off_t)ip->i_size)
+			ip->i_size = uio->uio_offset;
 		if (ioflag & IO_SYNC)
 			error = UFS_BWRITE(ip, bp);
 		else if (ump->um_asyncfull && on + n == bsize)
@@ -108,14 +109,18 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	if (resid > uio->uio_resid && cred && cred->cr_uid != 0)
 		ip->i_mode &= ~(ISUID | ISGID);
 	if (error && (ioflag & IO_UNIT)) {
+		/* All or nothing (write(2)): undo this write's growth. */
 		UFS_TRUNCATE(ip, osize, 0, cred);
 		uio->uio_offset -= resid - uio->uio_resid;
 		uio->uio_resid = resid;
+	} else if (error) {
+		/* Free any block allocated past the end for data that never
+		 * came; what did arrive stays, and counts as written. */
+		UFS_TRUNCATE(ip, ip->i_size, 0, cred);
+		if (resid > uio->uio_resid)
+			error = 0;
 	} else if (resid > uio->uio_resid && (ioflag & IO_SYNC))
 		error = UFS_UPDATE(ip, 1);
-	/* A partial write succeeded as far as it went. */
-	if (error == ENOSPC && resid > uio->uio_resid && !(ioflag & IO_UNIT))
-		error = 0;
 out:
 	VOP_UNLOCK(vp);
 	return error;

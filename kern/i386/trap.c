@@ -110,6 +110,10 @@ trap(struct trapframe *tf)
 	switch (tf->tf_trapno) {
 	case T_PAGEFLT:
 		if (!user && onfault != 0) {
+			/* copyin/copyout: an untouched stack page grows, like
+			 * a user access; anything else is EFAULT. */
+			if (p && grow_stack(p, rcr2()))
+				return;
 			tf->tf_eip = onfault;
 			return;
 		}

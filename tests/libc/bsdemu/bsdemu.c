@@ -201,9 +201,9 @@ int lfs_bmapv(void *a, void *b, int c) { (void)a; (void)b; (void)c; return fail(
 int lfs_markv(void *a, void *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
 int lfs_segclean(void *a, unsigned long b) { (void)a; (void)b; return fail(ENOSYS); }
 int lfs_segwait(void *a, struct timeval *b) { (void)a; (void)b; return fail(ENOSYS); }
-int getproc(void *a, size_t b)	{ (void)a; (void)b; return fail(ENOSYS); }
-int diskstats(void *a, size_t b) { (void)a; (void)b; return fail(ENOSYS); }
-int bufstats(void *a, size_t b)	{ (void)a; (void)b; return fail(ENOSYS); }
+int getproc(struct kinfo_proc *a, int b) { (void)a; (void)b; return fail(ENOSYS); }
+int diskstats(int a, struct diskstats *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
+int bufstats(void *a)	{ (void)a; return fail(ENOSYS); }
 int syscall(int n, ...)		{ (void)n; return fail(ENOSYS); }
 
 int
