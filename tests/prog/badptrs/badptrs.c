@@ -39,11 +39,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/lib/check.h"
+
 #define PAGE		4096u
 #define CLOSEDFD	40	/* a descriptor we make sure is closed */
 #define MAXFD		64	/* NOFILE: the first impossible descriptor */
 
-static int passed, failed;
 static char dir[256] = "/tmp";
 static char *heapend;		/* the break: the first unmapped byte */
 static char outbuf[BUFSIZ];	/* where calls may write when they fail */
@@ -74,33 +75,6 @@ static struct bad outbufs[] = {
 	{ "read-only text", NULL },
 };
 #define NBAD(a)	(int)(sizeof(a) / sizeof(a[0]))
-
-/*
- * One check's line.  check() evaluates the condition before the message's
- * arguments, so an errno printed in the message is the checked call's.
- */
-#define check(cond, ...)	do {					\
-	int ok_ = (cond);						\
-	checkline(ok_, __VA_ARGS__);					\
-} while (0)
-
-static void
-checkline(int cond, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cond) {
-		printf("(badptrs) %s: ok\n", what);
-		passed++;
-		return;
-	}
-	printf("(badptrs) %s: FAILED: ", what);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failed++;
-}
 
 static char *
 path(const char *name)
@@ -550,6 +524,7 @@ main(int argc, char **argv)
 {
 	int c;
 
+	check_prog = "badptrs";
 	while ((c = getopt(argc, argv, "d:")) != -1) {
 		if (c == 'd')
 			strncpy(dir, optarg, sizeof(dir) - 1);
@@ -567,6 +542,5 @@ main(int argc, char **argv)
 	test_still_alive();
 	unlink(path("sym"));
 	unlink(path("data"));
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return check_done();
 }

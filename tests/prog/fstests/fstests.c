@@ -504,6 +504,7 @@ main(int argc, char **argv)
 	if (optind != argc || i == NTESTS)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	check_prog = "fstests";
 	snprintf(buf, sizeof(buf), "%s/fstests.d", dir);
 	if (mkdir(buf, 0755) < 0 || statfs(buf, &sfs) < 0) {
 		fprintf(stderr, "fstests: %s: %s\n", buf, strerror(errno));
@@ -515,6 +516,5 @@ main(int argc, char **argv)
 			tests[i].fn(sfs.f_iosize);
 	snprintf(buf, sizeof(buf), "%s/fstests.d", dir);
 	check(rmdir(buf) == 0, "everything removed", "rmdir: errno %d", errno);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return check_done();
 }

@@ -26,21 +26,12 @@
 #define NRECORDS	250	/* records per appender */
 #define RECLEN		100
 
-extern int passed, failed;
 extern char dir[256];			/* -d: where the tests work */
 /* Data buffers, off the stack: see badptrs. */
 extern char buf[64 * 1024], buf2[64 * 1024];
 
-/*
- * One check's line.  check() evaluates the condition before the message's
- * arguments, so an errno printed in the message is the checked call's.
- */
-#define check(cond, ...)	do {					\
-	int ok_ = (cond);						\
-	checkline(ok_, __VA_ARGS__);					\
-} while (0)
+#include "tests/lib/check.h"
 
-void	checkline(int cond, const char *what, const char *fmt, ...);
 char	*path(const char *fmt, ...);
 unsigned char pattern(off_t off, int seed);
 void	fill(unsigned char *p, off_t off, int n, int seed);

@@ -1,31 +1,12 @@
 /*
- * fstests helpers: the check lines, names under the test directory, and
+ * fstests helpers: names under the test directory, and
  * the offset-dependent byte pattern that file data is written with and
  * compared against.
  */
 #include "fstests.h"
 
-int passed, failed;
 char dir[256] = "/tmp";
 char buf[64 * 1024], buf2[64 * 1024];
-
-void
-checkline(int cond, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cond) {
-		printf("(fstests) %s: ok\n", what);
-		passed++;
-		return;
-	}
-	printf("(fstests) %s: FAILED: ", what);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failed++;
-}
 
 char *
 path(const char *fmt, ...)

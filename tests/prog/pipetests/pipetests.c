@@ -26,38 +26,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/lib/check.h"
+
 #define MAXPROCS	256	/* more than the kernel's process table */
 #define RECSIZE		512	/* PIPE_BUF: writes this small are atomic */
 #define NRECS		300	/* records per writer in the atomicity test */
 
-static int passed, failed;
-
-/*
- * One check's line.  check() evaluates the condition before the message's
- * arguments, so an errno printed in the message is the checked call's.
- */
-#define check(cond, ...)	do {					\
-	int ok_ = (cond);						\
-	checkline(ok_, __VA_ARGS__);					\
-} while (0)
-
-static void
-checkline(int cond, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cond) {
-		printf("(pipetests) %s: ok\n", what);
-		passed++;
-		return;
-	}
-	printf("(pipetests) %s: FAILED: ", what);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failed++;
-}
 
 static int
 reap(pid_t pid)
@@ -498,12 +472,12 @@ main(int argc, char **argv)
 		return 64;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	check_prog = "pipetests";
 	test_sizes();
 	test_pipeline();
 	test_eof();
 	test_epipe();
 	test_full();
 	test_atomic();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return check_done();
 }

@@ -24,41 +24,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/lib/check.h"
+
 #define FORKROUNDS	200	/* fork + exit + wait, one after another */
 #define CHAINLEN	20	/* nested forks: child of a child of ... */
 #define MANYARGS	1000	/* exec's argv entries, ~40 bytes each */
 #define MANYENV		200	/* and environment entries, ~50 bytes each */
 #define MAXPROCS	256	/* more than the kernel's process table */
 
-static int passed, failed;
 static char *self;		/* this program's path, to exec it */
-
-/*
- * One check's line.  check() evaluates the condition before the message's
- * arguments, so an errno printed in the message is the checked call's.
- */
-#define check(cond, ...)	do {					\
-	int ok_ = (cond);						\
-	checkline(ok_, __VA_ARGS__);					\
-} while (0)
-
-static void
-checkline(int cond, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cond) {
-		printf("(proctests) %s: ok\n", what);
-		passed++;
-		return;
-	}
-	printf("(proctests) %s: FAILED: ", what);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failed++;
-}
 
 /* The number of processes in the system (getproc(2) with no buffer). */
 static int
@@ -596,6 +570,7 @@ main(int argc, char **argv)
 	}
 	self = strchr(argv[0], '/') ? argv[0] : "/usr/tests/proctests";
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	check_prog = "proctests";
 	test_fork_rounds();
 	test_fork_chain();
 	test_fork_limit();
@@ -607,6 +582,5 @@ main(int argc, char **argv)
 	test_wnohang();
 	test_kill_group();
 	test_kill_own_group();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return check_done();
 }

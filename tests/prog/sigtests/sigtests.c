@@ -26,38 +26,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/lib/check.h"
+
 #define MAXPROCS	256	/* more than the kernel's process table */
 #define UNMAPPED	0x7fff0010u	/* between heap and stack: unmapped */
 
-static int passed, failed;
 static char *self;
-
-/*
- * One check's line.  check() evaluates the condition before the message's
- * arguments, so an errno printed in the message is the checked call's.
- */
-#define check(cond, ...)	do {					\
-	int ok_ = (cond);						\
-	checkline(ok_, __VA_ARGS__);					\
-} while (0)
-
-static void
-checkline(int cond, const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (cond) {
-		printf("(sigtests) %s: ok\n", what);
-		passed++;
-		return;
-	}
-	printf("(sigtests) %s: FAILED: ", what);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	failed++;
-}
 
 /* Wait for pid (-1: any child); its raw status, or -1. */
 static int
@@ -570,6 +544,7 @@ main(int argc, char **argv)
 	}
 	self = strchr(argv[0], '/') ? argv[0] : "/usr/tests/sigtests";
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	check_prog = "sigtests";
 	test_handler_mask();
 	test_procmask();
 	test_sigsuspend();
@@ -579,6 +554,5 @@ main(int argc, char **argv)
 	test_nanosleep();
 	test_stop();
 	test_exec();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return check_done();
 }

@@ -25,23 +25,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/lib/check.h"
+
 #define BAD	((void *)0xC0001000)	/* kernel space: never a user address */
 #define UNMAPPED ((void *)0x7fff0000)	/* user space, nothing mapped */
 
-static int passed, failed;
 static char dir[256] = "/tmp";
-
-static void
-check(int cond, const char *what, const char *fmt, ...)
-{
-	if (cond) {
-		printf("(syscalls) %s: ok\n", what);
-		passed++;
-	} else {
-		printf("(syscalls) %s: FAILED: %s\n", what, fmt);
-		failed++;
-	}
-}
 
 /* rv == -1 and errno == want */
 static void
@@ -51,7 +40,7 @@ fails(int rv, int want, const char *what)
 
 	snprintf(why, sizeof(why), "returned %d, errno %d (%s), want errno %d (%s)",
 	    rv, errno, strerror(errno), want, strerror(want));
-	check(rv == -1 && errno == want, what, why);
+	check(rv == -1 && errno == want, what, "%s", why);
 }
 
 static void
@@ -61,7 +50,7 @@ succeeds(int rv, const char *what)
 
 	snprintf(why, sizeof(why), "returned %d, errno %d (%s)", rv, errno,
 	    strerror(errno));
-	check(rv != -1, what, why);
+	check(rv != -1, what, "%s", why);
 }
 
 static char *
@@ -88,7 +77,7 @@ test_files(void)
 	check(lseek(fd, 0, SEEK_SET) == 0, "lseek SEEK_SET", "wrong offset");
 	memset(buf, 0, sizeof(buf));
 	check(read(fd, buf, sizeof(buf)) == 5 && strcmp(buf, "hello") == 0,
-	    "read back", buf);
+	    "read back", "%s", buf);
 	check(read(fd, buf, sizeof(buf)) == 0, "read at end of file", "not 0");
 	check(lseek(fd, 0, SEEK_END) == 5, "lseek SEEK_END", "not 5");
 	fails(lseek(fd, -10, SEEK_SET), EINVAL, "lseek before start");
@@ -307,7 +296,7 @@ test_users(void)
 	check(getuid() == 0 && geteuid() == 0, "root's uid", "not 0");
 	rv = as_student(student_eacces);
 	snprintf(why, sizeof(why), "child step %d failed", rv);
-	check(rv == 0, "EACCES and EPERM for a non-root user", why);
+	check(rv == 0, "EACCES and EPERM for a non-root user", "%s", why);
 	unlink(path("secret"));
 }
 
@@ -501,7 +490,7 @@ test_enospc(void)
 	statfs(dir, &after);
 	snprintf(why, sizeof(why), "%ld free before, %ld after",
 	    before.f_bfree, after.f_bfree);
-	check(after.f_bfree == before.f_bfree, "every block comes back", why);
+	check(after.f_bfree == before.f_bfree, "every block comes back", "%s", why);
 }
 
 int
@@ -525,6 +514,7 @@ main(int argc, char **argv)
 		}
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	check_prog = "syscalls";
 	test_files();
 	test_efault();
 	test_names();
@@ -538,6 +528,5 @@ main(int argc, char **argv)
 	unlink(path("sym"));
 	unlink(path("f"));
 	sync();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return check_done();
 }
