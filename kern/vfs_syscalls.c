@@ -461,66 +461,75 @@ setattr_vp(struct proc *p, struct vnode *vp, struct vattr *va)
 	return error;
 }
 
+/* chmod and fchmod: set the permission bits. */
+static int
+chmod_vp(struct proc *p, struct vnode *vp, int mode)
+{
+	struct vattr va;
+
+	vattr_null(&va);
+	va.va_mode = mode & 07777;
+	return setattr_vp(p, vp, &va);
+}
+
+/* chown and fchown: set the owner and group (-1 keeps one). */
+static int
+chown_vp(struct proc *p, struct vnode *vp, uid_t uid, gid_t gid)
+{
+	struct vattr va;
+
+	vattr_null(&va);
+	va.va_uid = uid;
+	va.va_gid = gid;
+	return setattr_vp(p, vp, &va);
+}
+
 int
 sys_chmod(struct proc *p, struct chmod_args *uap, int *retval)
 {
 	struct vnode *vp;
-	struct vattr va;
 	int error;
 
 	(void)retval;
 	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
 		return error;
-	vattr_null(&va);
-	va.va_mode = uap->mode & 07777;
-	return setattr_vp(p, vp, &va);
+	return chmod_vp(p, vp, uap->mode);
 }
 
 int
 sys_fchmod(struct proc *p, struct fchmod_args *uap, int *retval)
 {
 	struct vnode *vp;
-	struct vattr va;
 	int error;
 
 	(void)retval;
 	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error;
-	vattr_null(&va);
-	va.va_mode = uap->mode & 07777;
-	return setattr_vp(p, vp, &va);
+	return chmod_vp(p, vp, uap->mode);
 }
 
 int
 sys_chown(struct proc *p, struct chown_args *uap, int *retval)
 {
 	struct vnode *vp;
-	struct vattr va;
 	int error;
 
 	(void)retval;
 	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
 		return error;
-	vattr_null(&va);
-	va.va_uid = uap->uid;
-	va.va_gid = uap->gid;
-	return setattr_vp(p, vp, &va);
+	return chown_vp(p, vp, uap->uid, uap->gid);
 }
 
 int
 sys_fchown(struct proc *p, struct fchown_args *uap, int *retval)
 {
 	struct vnode *vp;
-	struct vattr va;
 	int error;
 
 	(void)retval;
 	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error;
-	vattr_null(&va);
-	va.va_uid = uap->uid;
-	va.va_gid = uap->gid;
-	return setattr_vp(p, vp, &va);
+	return chown_vp(p, vp, uap->uid, uap->gid);
 }
 
 int
