@@ -1,8 +1,12 @@
 /*
- * The check lines every in-guest test program prints (see check.h).
+ * The check lines every in-guest test program prints, and the helpers
+ * for the children they wait for (see check.h).
  */
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 #include "tests/lib/check.h"
 
 const char *check_prog = "test";
@@ -31,4 +35,21 @@ check_done(void)
 {
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
+}
+
+int
+reap(int pid)
+{
+	int status;
+	pid_t got = waitpid(pid, &status, 0);
+
+	if (got < 0 || (pid > 0 && got != pid))
+		return -1;
+	return status;
+}
+
+int
+exited_with(int status, int code)
+{
+	return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == code;
 }

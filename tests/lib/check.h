@@ -1,7 +1,8 @@
 /*
- * The line protocol of the in-guest test programs (Pintos style): one
- * line per check, "(prog) what: ok" or "(prog) what: FAILED: why", and
- * last "N passed, M failed" (check_done), the lines the pytest files read.
+ * What the in-guest test programs share.  The line protocol (Pintos
+ * style): one line per check, "(prog) what: ok" or "(prog) what:
+ * FAILED: why", and last "N passed, M failed" (check_done), the lines
+ * the pytest files read.
  */
 #ifndef _TESTS_CHECK_H_
 #define _TESTS_CHECK_H_
@@ -21,5 +22,9 @@ extern int passed, failed;
 void	checkline(int cond, const char *what, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 int	check_done(void);		/* the summary; the exit status */
+
+/* Children: wait for pid (-1: any), and read the status it left. */
+int	reap(int pid);			/* its raw status, or -1 */
+int	exited_with(int status, int code);
 
 #endif

@@ -33,22 +33,6 @@
 #define NRECS		300	/* records per writer in the atomicity test */
 
 
-static int
-reap(pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return status;
-}
-
-static int
-exited_with(int status, int code)
-{
-	return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == code;
-}
-
 /*
  * Wait until pid sleeps with a wait message starting with wmesg; 1 if
  * it does within about five seconds, 0 if not.

@@ -58,23 +58,6 @@ procinfo(pid_t pid)
 #define pgid_of(pid)	(procinfo(pid) ? procinfo(pid)->kp_pgid : -1)
 #define state_of(pid)	(procinfo(pid) ? procinfo(pid)->kp_stat : 0)
 
-/* Wait for pid; its raw status, or -1 if wait4 failed. */
-static int
-reap(pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return status;
-}
-
-static int
-exited_with(int status, int code)
-{
-	return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == code;
-}
-
 /* Fork a child that blocks reading fd until every writer is gone. */
 static pid_t
 blocked_child(int rfd, int wfd)

@@ -33,24 +33,6 @@
 
 static char *self;
 
-/* Wait for pid (-1: any child); its raw status, or -1. */
-static int
-reap(pid_t pid)
-{
-	int status;
-	pid_t got = waitpid(pid, &status, 0);
-
-	if (got < 0 || (pid > 0 && got != pid))
-		return -1;
-	return status;
-}
-
-static int
-exited_with(int status, int code)
-{
-	return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == code;
-}
-
 static int
 killed_by(int status, int sig)
 {
