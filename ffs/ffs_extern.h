@@ -19,7 +19,6 @@ struct buf;
 #define freespace(fs, percent) \
 	(blkstofrags((fs), (fs)->fs_cstotal.cs_nbfree) + \
 	 (fs)->fs_cstotal.cs_nffree - (int64_t)(fs)->fs_dsize * (percent) / 100)
-#define btodb(bytes)	((bytes) >> 9)
 
 /* ffs_alloc.c */
 int	ffs_alloc(struct inode *, daddr_t lbn, daddr_t bpref, int size,

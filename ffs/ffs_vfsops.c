@@ -147,6 +147,11 @@ ffs_mount(struct mount *mp, const char *path, void *data)
 	mp->mnt_stat.f_fsid.val[0] = dev;
 	mp->mnt_stat.f_fsid.val[1] = 1;
 	strlcpy(mp->mnt_stat.f_mntfromname, fspec, MNAMELEN);
+	if (fs->fs_flags & FS_EFS) {
+		/* EFS is this code with clustered reads and writes. */
+		mp->mnt_flag |= MNT_CLUSTERREAD | MNT_CLUSTERWRITE;
+		strlcpy(mp->mnt_stat.f_fstypename, "efs", MFSNAMELEN);
+	}
 	strlcpy(fs->fs_fsmnt, path, sizeof(fs->fs_fsmnt));
 	fs->fs_ronly = ronly;
 	fs->fs_fmod = 0;

@@ -96,6 +96,7 @@ int	bwrite(struct buf *);
 void	bawrite(struct buf *);
 void	bdwrite(struct buf *);
 void	brelse(struct buf *);
+void	biostart(struct buf *, int rw);
 void	biodone(struct buf *);
 int	biowait(struct buf *);
 void	allocbuf(struct buf *, int size);

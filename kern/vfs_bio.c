@@ -300,13 +300,43 @@ geteblk(int size)
 	return bp;
 }
 
+/*
+ * Ready a busy buffer for a read (rw = B_READ) or a write: its flags,
+ * the vnode's count of writes in progress, the process's counters.  The
+ * caller then starts the I/O, alone (VOP_STRATEGY) or with its
+ * neighbours in one transfer (vfs_cluster.c).
+ */
+void
+biostart(struct buf *bp, int rw)
+{
+	int s;
+
+	if (rw == B_READ) {
+		bp->b_flags |= B_READ;
+		bp->b_flags &= ~(B_DONE | B_ERROR | B_INVAL);
+		if (curproc)
+			curproc->p_ru.ru_inblock++;
+		return;
+	}
+	s = splbio();
+	if (bp->b_flags & B_DELWRI) {
+		bp->b_flags &= ~B_DELWRI;
+		reassignbuf(bp, bp->b_vp);
+	}
+	bp->b_flags &= ~(B_READ | B_DONE | B_ERROR);
+	bp->b_flags |= B_WRITEINPROG;
+	if (!(bp->b_flags & B_ASYNC))
+		bp->b_flags |= B_SYNC;
+	bp->b_vp->v_numoutput++;
+	splx(s);
+	if (curproc)
+		curproc->p_ru.ru_oublock++;
+}
+
 static void
 bstartread(struct buf *bp)
 {
-	bp->b_flags |= B_READ;
-	bp->b_flags &= ~(B_DONE | B_ERROR | B_INVAL);
-	if (curproc)
-		curproc->p_ru.ru_inblock++;
+	biostart(bp, B_READ);
 	VOP_STRATEGY(bp);
 }
 
@@ -350,21 +380,9 @@ breada(struct vnode *vp, daddr_t lblkno, int size, daddr_t rablkno,
 int
 bwrite(struct buf *bp)
 {
-	int s, error, async = bp->b_flags & B_ASYNC;
+	int error, async = bp->b_flags & B_ASYNC;
 
-	s = splbio();
-	if (bp->b_flags & B_DELWRI) {
-		bp->b_flags &= ~B_DELWRI;
-		reassignbuf(bp, bp->b_vp);
-	}
-	bp->b_flags &= ~(B_READ | B_DONE | B_ERROR);
-	bp->b_flags |= B_WRITEINPROG;
-	if (!async)
-		bp->b_flags |= B_SYNC;
-	bp->b_vp->v_numoutput++;
-	splx(s);
-	if (curproc)
-		curproc->p_ru.ru_oublock++;
+	biostart(bp, B_WRITE);
 	VOP_STRATEGY(bp);
 	if (async)
 		return 0;

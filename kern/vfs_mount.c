@@ -15,7 +15,7 @@
 #include "kern/uio.h"
 
 struct mntlist mountlist;
-extern const struct vfsops ffs_vfsops, efs_vfsops;
+extern const struct vfsops ffs_vfsops;
 const struct vfsops *vfsconf[] = { &ffs_vfsops, NULL };
 
 #define SYNC_INTERVAL	30		/* seconds between update's syncs */
@@ -25,7 +25,8 @@ vfs_byname(const char *name)
 {
 	int i;
 
-	if (strcmp(name, "ufs") == 0)
+	/* EFS is FFS whose superblock asks for clustering (FS_EFS). */
+	if (strcmp(name, "ufs") == 0 || strcmp(name, "efs") == 0)
 		name = "ffs";
 	for (i = 0; vfsconf[i]; i++)
 		if (strcmp(vfsconf[i]->vfs_name, name) == 0)

@@ -65,6 +65,7 @@ getnewvnode(struct mount *mp, const struct vnodeops *ops, struct vnode **vpp)
 	vp->v_op = ops;
 	vp->v_type = VNON;
 	vp->v_usecount = 1;
+	cluster_init(vp);
 	vp->v_id = ++vnode_ids;
 	LIST_INIT(&vp->v_cleanblkhd);
 	LIST_INIT(&vp->v_dirtyblkhd);
@@ -215,10 +216,14 @@ loop:
 	LIST_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs) {
 		if ((bp->b_flags & B_BUSY) || !(bp->b_flags & B_DELWRI))
 			continue;
-		bremfree(bp);
-		bp->b_flags |= B_BUSY;
 		splx(s);
-		bawrite(bp);
+		if (vp->v_mount && (vp->v_mount->mnt_flag & MNT_CLUSTERWRITE))
+			cluster_push(vp, bp);	/* with its neighbours */
+		else {
+			bremfree(bp);
+			bp->b_flags |= B_BUSY;
+			bawrite(bp);
+		}
 		goto loop;
 	}
 	splx(s);

@@ -117,6 +117,14 @@ struct vnode {
 	TAILQ_ENTRY(vnode) v_freelist;	/* free list, when unreferenced */
 	LIST_ENTRY(vnode) v_mntvnodes;	/* the mount's vnodes */
 	u_int32_t v_id;			/* changes when reused */
+	/* clustering state (kern/vfs_cluster.c) */
+	daddr_t	v_lastr;		/* last block read */
+	int	v_ralen;		/* read-ahead window, in blocks */
+	daddr_t	v_maxra;		/* last block read or read ahead */
+	daddr_t	v_cstart;		/* first block of the write cluster */
+	daddr_t	v_lastw;		/* last block written into it */
+	daddr_t	v_lasta;		/* that block's disk address */
+	int	v_clen;			/* blocks it may grow to, less one */
 };
 
 #define VROOT		0x0001		/* root of its file system */
@@ -188,6 +196,13 @@ void	vattr_null(struct vattr *);
 int	vop_eopnotsupp(void);
 enum vtype iftovt(mode_t mode);
 mode_t	vttoif(enum vtype);
+
+/* clustering (kern/vfs_cluster.c) */
+void	cluster_init(struct vnode *);
+int	cluster_read(struct vnode *, off_t filesize, daddr_t lbn, int size,
+	    struct buf **);
+void	cluster_write(struct buf *, off_t filesize);
+void	cluster_push(struct vnode *, struct buf *);
 
 /* vn_*: the file-level helpers of vfs_vnops.c */
 int	vn_rdwr(int rw, struct vnode *, void *base, int len,

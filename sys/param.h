@@ -15,6 +15,8 @@
 #define MAXCOMLEN	16	/* process name length */
 #define DEV_BSIZE	512	/* sector size */
 #define DEV_BSHIFT	9
+#define btodb(bytes)	((daddr_t)(bytes) >> DEV_BSHIFT)	/* bytes to sectors */
+#define dbtob(db)	((off_t)(db) << DEV_BSHIFT)
 
 #define MIN(a, b)	((a) < (b) ? (a) : (b))
 #define MAX(a, b)	((a) > (b) ? (a) : (b))

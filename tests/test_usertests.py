@@ -26,11 +26,20 @@ ARGS = {
     "sigtests": "",
     "badptrs": "-d /tmp",
     "fstests": "-d /tmp",
+    "clustertest": "write /tmp/clustertest.f",
 }
 
 # Per program: a keyword of a check line -> what usually breaks it.  The
 # first keyword found in the line wins.
 HINTS = {
+    "clustertest": {
+        "from disk": "cluster_wbuild writes each run of dirty buffers at "
+                     "its members' own disk addresses (kern/vfs_cluster.c); "
+                     "fsync and sync push through cluster_push",
+        "operation": "cluster_read: a cluster must stop at a block that "
+                     "is already in the cache (it may be dirty)",
+        "size": "ufs_write/ffs_truncate: i_size",
+    },
     "proctests": {
         "EAGAIN": "kern_fork.c: fork must fail cleanly when proc_alloc "
                   "finds no free slot",

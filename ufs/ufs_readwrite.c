@@ -1,10 +1,12 @@
 /*
  * Reading and writing file data, shared by every layout (4.4BSD
  * ufs_readwrite.c).  Reads go block by block through the buffer cache,
- * starting the next block's read early when the file continues; writes
- * get their block from the layout's balloc (which allocates disk space,
- * or for LFS reserves it) and hand it back as a delayed write, or for a
- * filled FFS block as an immediate asynchronous write.
+ * starting the next block's read early when the file continues, or, on
+ * a file system that clusters (EFS, LFS), through cluster_read and its
+ * adaptive read-ahead.  Writes get their block from the layout's balloc
+ * (which allocates disk space, or for LFS reserves it) and hand it back
+ * as a delayed write; a filled block goes to cluster_write on EFS, and
+ * straight to disk asynchronously on FFS.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -35,7 +37,9 @@ ufs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		if (left <= 0)
 			break;
 		n = MIN(MIN(bsize - on, uio->uio_resid), left);
-		if (lblktosize_(ump, lbn + 1) < (off_t)ip->i_size)
+		if ((vp->v_mount->mnt_flag & MNT_CLUSTERREAD) && size == bsize)
+			error = cluster_read(vp, ip->i_size, lbn, size, &bp);
+		else if (lblktosize_(ump, lbn + 1) < (off_t)ip->i_size)
 			error = breada(vp, lbn, size, lbn + 1,
 			    ump->um_blksize(ip, lbn + 1), &bp);
 		else
@@ -97,6 +101,9 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 			ip->i_size = uio->uio_offset;
 		if (ioflag & IO_SYNC)
 			error = UFS_BWRITE(ip, bp);
+		else if ((vp->v_mount->mnt_flag & MNT_CLUSTERWRITE) &&
+		    on + n == bsize)
+			cluster_write(bp, ip->i_size);
 		else if (ump->um_asyncfull && on + n == bsize)
 			bawrite(bp);
 		else
