@@ -1,0 +1,217 @@
+/*
+ * Pure helpers on the BSD-LFS on-disk format (sys/ufs/lfs.h), compiled
+ * into the kernel and into the tools (newfs_lfs, dumplfs, fsck_lfs,
+ * lfs_cleanerd), so there is one idea of what a valid superblock or
+ * summary is.  Integer code only: no libc, no kernel calls, no I/O, no
+ * allocation.  Bad disk contents come back as a short reason string,
+ * never a panic.
+ */
+#include <sys/types.h>
+#include <stddef.h>
+#include "sys/ufs/dinode.h"
+#include "sys/ufs/lfs.h"
+
+/* The host build must see the guest's layout. */
+typedef char lfs_dlfs_is_448[sizeof(struct dlfs) == 448 ? 1 : -1];
+typedef char lfs_segsum_is_48[sizeof(struct segsum) == 48 ? 1 : -1];
+typedef char lfs_seguse_is_16[sizeof(SEGUSE) == 16 ? 1 : -1];
+typedef char lfs_ifile_is_12[sizeof(IFILE) == 12 ? 1 : -1];
+typedef char lfs_cleanerinfo_is_32[sizeof(CLEANERINFO) == 32 ? 1 : -1];
+typedef char lfs_cksum_at_444[offsetof(struct dlfs, dlfs_cksum) == 444 ?
+    1 : -1];
+
+/* CRC-32 (IEEE 802.3, reflected, as zlib's crc32()), a nibble at a time:
+ * a 16-entry table, fast enough next to the disk and small to read. */
+u_int32_t
+lfs_crc32(u_int32_t crc, const void *buf, size_t len)
+{
+	static const u_int32_t tab[16] = {
+		0x00000000, 0x1db71064, 0x3b6e20c8, 0x26d930ac,
+		0x76dc4190, 0x6b6b51f4, 0x4db26158, 0x5005713c,
+		0xedb88320, 0xf00f9344, 0xd6d6a3e8, 0xcb61b38c,
+		0x9b64c2b0, 0x86d3d2d4, 0xa00ae278, 0xbdbdf21c,
+	};
+	const u_int8_t *p = buf;
+
+	crc = ~crc;
+	while (len--) {
+		crc ^= *p++;
+		crc = (crc >> 4) ^ tab[crc & 15];
+		crc = (crc >> 4) ^ tab[crc & 15];
+	}
+	return ~crc;
+}
+
+u_int32_t
+lfs_sbsum(const struct dlfs *fs)
+{
+	return lfs_crc32(0, fs, offsetof(struct dlfs, dlfs_cksum));
+}
+
+static int
+ilog2(u_int32_t n)
+{
+	int i;
+
+	for (i = 0; i < 32; i++)
+		if ((1u << i) == n)
+			return i;
+	return -1;
+}
+
+/* The largest file the block size allows (direct + 3 levels). */
+u_int64_t
+lfs_maxfilesize(u_int32_t bsize)
+{
+	u_int64_t nindir = bsize / sizeof(int32_t), blocks;
+
+	blocks = NDADDR + nindir + nindir * nindir + nindir * nindir * nindir;
+	if (blocks > 0x7fffffffULL)		/* lbns are int32_t */
+		blocks = 0x7fffffffULL;
+	return blocks * bsize;
+}
+
+/*
+ * Is the superblock one the kernel and the tools can trust?  NULL if so,
+ * else what is wrong, for the message.  Checks the checksum and that
+ * every parameter is consistent with the others, so that no later
+ * computation (segment numbers, ifile offsets) can run off the disk.
+ */
+const char *
+lfs_sbcheck(const struct dlfs *fs)
+{
+	u_int32_t i;
+
+	if (fs->dlfs_magic != LFS_MAGIC)
+		return "bad magic number";
+	if (fs->dlfs_version != LFS_VERSION)
+		return "unknown version";
+	if (fs->dlfs_cksum != lfs_sbsum(fs))
+		return "bad checksum";
+	if (fs->dlfs_bsize < 4096 || fs->dlfs_bsize > 65536 ||
+	    ilog2(fs->dlfs_bsize) != (int)fs->dlfs_bshift ||
+	    (1u << fs->dlfs_fsbtodb) * 512 != fs->dlfs_bsize ||
+	    fs->dlfs_sumsize != fs->dlfs_bsize)
+		return "bad block size";
+	if (fs->dlfs_ssize < 8 || fs->dlfs_ssize > 65535 ||
+	    fs->dlfs_nseg < LFS_MINSEGS ||
+	    (u_int64_t)fs->dlfs_nseg * fs->dlfs_ssize > fs->dlfs_size ||
+	    fs->dlfs_dsize > fs->dlfs_size)
+		return "bad segment size or count";
+	if (fs->dlfs_nindir != fs->dlfs_bsize / sizeof(int32_t) ||
+	    fs->dlfs_inopb != fs->dlfs_bsize / sizeof(struct dinode) ||
+	    fs->dlfs_ifpb != fs->dlfs_bsize / sizeof(IFILE) ||
+	    fs->dlfs_sepb != fs->dlfs_bsize / sizeof(SEGUSE))
+		return "bad per-block counts";
+	if (fs->dlfs_cleansz < 1 || fs->dlfs_cleansz > 16 ||
+	    fs->dlfs_segtabsz != (fs->dlfs_nseg + fs->dlfs_sepb - 1) /
+	    fs->dlfs_sepb)
+		return "bad ifile layout";
+	if (fs->dlfs_minfree > 50 || fs->dlfs_minfreeseg < LFS_MINFREESEG ||
+	    fs->dlfs_minfreeseg >= fs->dlfs_nseg / 2)
+		return "bad reserve";
+	if (fs->dlfs_maxfilesize != lfs_maxfilesize(fs->dlfs_bsize) ||
+	    fs->dlfs_maxsymlinklen != MAXSYMLINKLEN)
+		return "bad file size limits";
+	for (i = 0; i < LFS_NSB; i++)
+		if (fs->dlfs_sboffs[i] != 0 &&
+		    (fs->dlfs_sboffs[i] >= fs->dlfs_size ||
+		    fs->dlfs_sboffs[i] != lfs_sbfirstblock(fs,
+		    lfs_dtosn(fs, fs->dlfs_sboffs[i])) - 1))
+			return "bad superblock copy address";
+	if (fs->dlfs_sboffs[0] == 0 || fs->dlfs_sboffs[1] == 0)
+		return "missing checkpoint copies";
+	if (fs->dlfs_curseg >= fs->dlfs_nseg ||
+	    fs->dlfs_nextseg >= fs->dlfs_nseg ||
+	    lfs_dtosn(fs, fs->dlfs_offset) != fs->dlfs_curseg ||
+	    fs->dlfs_offset < lfs_sbfirstblock(fs, fs->dlfs_curseg) ||
+	    fs->dlfs_lastpseg >= fs->dlfs_size ||
+	    fs->dlfs_idaddr == 0 || fs->dlfs_idaddr >= fs->dlfs_size)
+		return "bad checkpoint addresses";
+	if (fs->dlfs_ckpidx >= LFS_NCKP)
+		return "bad checkpoint index";
+	return NULL;
+}
+
+/*
+ * The first block of segment sn that the log may use: after the boot
+ * area in segment 0, after the superblock copy in a segment that holds
+ * one.  (The copy itself is the block before.)
+ */
+u_int32_t
+lfs_sbfirstblock(const struct dlfs *fs, u_int32_t sn)
+{
+	u_int32_t first = lfs_sntod(fs, sn), i;
+
+	if (sn == 0)
+		first = LFS_LABELPAD / fs->dlfs_bsize;
+	if (first == 0)
+		first = 1;		/* block 0 is LFS_UNUSED_DADDR */
+	for (i = 0; i < LFS_NSB; i++)
+		if (fs->dlfs_sboffs[i] != 0 && fs->dlfs_sboffs[i] == first)
+			return first + 1;
+	return first;
+}
+
+/* The checksum a summary block should carry in ss_sumsum. */
+u_int32_t
+lfs_sssum(const struct dlfs *fs, const void *summary)
+{
+	return lfs_crc32(0, (const char *)summary + sizeof(u_int32_t),
+	    fs->dlfs_sumsize - sizeof(u_int32_t));
+}
+
+FINFO *
+lfs_nextfinfo(const FINFO *fip)
+{
+	return (FINFO *)((const char *)fip + FINFOSIZE +
+	    fip->fi_nblocks * sizeof(int32_t));
+}
+
+/* The inode-block addresses, from the end of the summary backwards:
+ * the i-th inode block is at lfs_inoaddrs(fs, ss)[-1 - i]. */
+u_int32_t *
+lfs_inoaddrs(const struct dlfs *fs, const void *summary)
+{
+	return (u_int32_t *)((char *)summary + fs->dlfs_sumsize);
+}
+
+/*
+ * Is this summary block well formed: magic, checksum, and FINFOs and
+ * inode addresses that fit in it and agree with ss_nblocks?  NULL if so.
+ * (The data checksum needs the blocks: the caller checks it.)
+ */
+const char *
+lfs_sscheck(const struct dlfs *fs, const void *summary)
+{
+	const struct segsum *ss = summary;
+	const char *end = (const char *)summary + fs->dlfs_sumsize;
+	const char *inos;
+	const FINFO *fip;
+	u_int32_t i, nblocks = 0;
+
+	if (ss->ss_magic != SS_MAGIC)
+		return "bad magic number";
+	if (ss->ss_sumsum != lfs_sssum(fs, summary))
+		return "bad summary checksum";
+	inos = end - ss->ss_ninos * sizeof(u_int32_t);
+	fip = (const FINFO *)(ss + 1);
+	for (i = 0; i < ss->ss_nfinfo; i++) {
+		if ((const char *)fip + FINFOSIZE > inos ||
+		    fip->fi_nblocks > fs->dlfs_ssize ||
+		    (const char *)lfs_nextfinfo(fip) > inos)
+			return "FINFOs overflow the summary";
+		if (fip->fi_nblocks == 0 ||
+		    fip->fi_lastlength == 0 ||
+		    fip->fi_lastlength > fs->dlfs_bsize)
+			return "bad FINFO";
+		nblocks += fip->fi_nblocks;
+		fip = lfs_nextfinfo(fip);
+	}
+	if (nblocks + ss->ss_ninos != ss->ss_nblocks)
+		return "block count disagrees with the FINFOs";
+	if (1 + ss->ss_nblocks > fs->dlfs_ssize ||
+	    ss->ss_next >= fs->dlfs_size)
+		return "bad size or next segment";
+	return NULL;
+}
