@@ -19,55 +19,6 @@
 #include "ffs/ffs_extern.h"
 #include <sys/stat.h>
 
-/* "sd0a" -> the block device number (used for the root, before namei). */
-static int
-devname_to_dev(const char *name, dev_t *devp)
-{
-	if (strncmp(name, "/dev/", 5) == 0)
-		name += 5;
-	if (name[0] != 's' || name[1] != 'd' || name[2] < '0' ||
-	    name[2] > '9' || name[3] < 'a' || name[3] > 'h' || name[4])
-		return ENXIO;
-	*devp = makedev(SD_BMAJOR, (name[2] - '0') * 8 + name[3] - 'a');
-	return 0;
-}
-
-/* The block device the mount names: a special file, or the root's. */
-static int
-ffs_getdev(struct mount *mp, void *data, char *fspec, dev_t *devp)
-{
-	struct nameidata *nd;
-	struct ufs_args args;
-	struct vnode *vp;
-	int error;
-
-	if (mp->mnt_vnodecovered == NULL) {	/* the root: kernel memory */
-		args = *(struct ufs_args *)data;
-		strlcpy(fspec, args.fspec, MNAMELEN);
-		return devname_to_dev(fspec, devp);
-	}
-	if ((error = copyin(data, &args, sizeof(args))) != 0)
-		return error;
-	if ((error = copyinstr(args.fspec, fspec, MNAMELEN, NULL)) != 0)
-		return error;
-	nd = malloc(sizeof(*nd), M_WAITOK);
-	NDINIT(nd, LOOKUP, FOLLOW, UIO_SYSSPACE, fspec);
-	error = namei(nd);
-	vp = nd->ni_vp;
-	free(nd);
-	if (error)
-		return error;
-	if (vp->v_type != VBLK)
-		error = ENOTBLK;
-	else if (major(vp->v_rdev) >= nbdev ||
-	    bdevsw[major(vp->v_rdev)].d_strategy == NULL)
-		error = ENXIO;
-	else
-		*devp = vp->v_rdev;
-	vrele(vp);
-	return error;
-}
-
 static int
 ffs_mount(struct mount *mp, const char *path, void *data)
 {
@@ -75,26 +26,15 @@ ffs_mount(struct mount *mp, const char *path, void *data)
 	struct vnode *devvp = NULL;
 	struct fs *fs = NULL;
 	struct buf *bp = NULL;
-	struct mount *omp;
 	char fspec[MNAMELEN];
 	const char *why;
 	long psize;
 	dev_t dev;
 	int error, ronly = (mp->mnt_flag & MNT_RDONLY) != 0, i, size;
 
-	if ((error = ffs_getdev(mp, data, fspec, &dev)) != 0)
+	if ((error = ufs_opendev(mp, data, fspec, &devvp)) != 0)
 		return error;
-	TAILQ_FOREACH(omp, &mountlist, mnt_list)
-		if (VFSTOUFS(omp)->um_dev == dev)
-			return EBUSY;
-	if ((error = bdevvp(dev, &devvp)) != 0)
-		return error;
-	if ((error = VOP_OPEN(devvp, ronly ? 0x0001 : 0x0001 | 0x0002,
-	    NULL)) != 0) {
-		vrele(devvp);
-		return error;
-	}
-	devvp->v_flag |= VSYSTEM;
+	dev = devvp->v_rdev;
 	if ((error = bread(devvp, SBLOCK, SBSIZE, &bp)) != 0)
 		goto out;
 	fs = malloc(sizeof(*fs), M_WAITOK);
@@ -173,10 +113,7 @@ out:
 	}
 	free(fs);
 	mp->mnt_data = NULL;
-	vinvalbuf(devvp, 0);
-	VOP_CLOSE(devvp, 0x0001, NULL);
-	devvp->v_flag &= ~VSYSTEM;
-	vrele(devvp);
+	ufs_closedev(devvp, ronly, 0);
 	return error;
 }
 
@@ -257,11 +194,7 @@ ffs_unmount(struct mount *mp, int flags)
 		fs->fs_clean = 1;
 		ffs_sbupdate(ump, 1);
 	}
-	vinvalbuf(ump->um_devvp, 1);
-	VOP_CLOSE(ump->um_devvp, fs->fs_ronly ? 0x0001 : 0x0001 | 0x0002,
-	    NULL);
-	ump->um_devvp->v_flag &= ~VSYSTEM;
-	vrele(ump->um_devvp);
+	ufs_closedev(ump->um_devvp, fs->fs_ronly, 1);
 	free(ump->um_csp);
 	free(fs);
 	free(ump);
@@ -293,61 +226,33 @@ ffs_statfs(struct mount *mp, struct statfs *sbp)
 	return 0;
 }
 
+/* Read inode ino's dinode from its fixed place in its group. */
+static int
+ffs_readdin(struct ufsmount *ump, ino_t ino, struct dinode *dp)
+{
+	struct fs *fs = ump->um_fs;
+	struct buf *bp;
+	int error;
+
+	error = bread(ump->um_devvp, fsbtodb(fs, ino_to_fsba(fs, ino)),
+	    fs->fs_bsize, &bp);
+	if (error == 0)
+		*dp = ((struct dinode *)bp->b_data)[ino_to_fsbo(fs, ino)];
+	brelse(bp);
+	return error;
+}
+
 /* The vnode of inode ino, read from disk if not cached. */
 int
 ffs_vget(struct mount *mp, ino_t ino, struct vnode **vpp)
 {
-	struct ufsmount *ump = VFSTOUFS(mp);
-	struct fs *fs = ump->um_fs;
-	struct inode *ip;
-	struct vnode *vp;
-	struct buf *bp;
-	int error;
+	struct fs *fs = VFSTOUFS(mp)->um_fs;
 
 	if (ino < ROOTINO || ino >= (ino_t)(fs->fs_ncg * fs->fs_ipg)) {
 		*vpp = NULL;
 		return EINVAL;		/* a damaged directory entry */
 	}
-	if ((*vpp = ufs_ihashget(ump->um_dev, ino)) != NULL)
-		return 0;
-	if ((error = getnewvnode(mp, &ffs_vnodeops, &vp)) != 0) {
-		*vpp = NULL;
-		return error;
-	}
-	/* It may have been read in while getnewvnode slept. */
-	if ((*vpp = ufs_ihashget(ump->um_dev, ino)) != NULL) {
-		vp->v_type = VBAD;
-		vrele(vp);
-		return 0;
-	}
-	ip = malloc(sizeof(*ip), M_WAITOK | M_ZERO);
-	vp->v_data = ip;
-	ip->i_vnode = vp;
-	ip->i_ump = ump;
-	ip->i_fs = fs;
-	ip->i_dev = ump->um_dev;
-	ip->i_number = ino;
-	ufs_ihashins(ip);
-	vn_lock(vp);			/* others wait until it is read */
-	error = bread(ump->um_devvp, fsbtodb(fs, ino_to_fsba(fs, ino)),
-	    fs->fs_bsize, &bp);
-	if (error) {
-		brelse(bp);
-		ufs_ihashrem(ip);
-		VOP_UNLOCK(vp);
-		vp->v_data = NULL;
-		free(ip);
-		vp->v_type = VBAD;
-		vrele(vp);
-		*vpp = NULL;
-		return error;
-	}
-	ip->i_din = ((struct dinode *)bp->b_data)[ino_to_fsbo(fs, ino)];
-	brelse(bp);
-	ufs_vinit(vp, &ffs_specops);
-	VOP_UNLOCK(vp);
-	*vpp = vp;
-	return 0;
+	return ufs_vget_common(mp, ino, &ffs_vnodeops, ffs_readdin, vpp);
 }
 
 const struct vfsops ffs_vfsops = {

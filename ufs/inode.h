@@ -132,6 +132,13 @@ int	ufs_inactive(struct vnode *);
 int	ufs_reclaim(struct vnode *);
 void	ufs_vinit(struct vnode *, const struct vnodeops *specops);
 
+/* ufs_vfsops.c */
+int	ufs_opendev(struct mount *, void *data, char *fspec, struct vnode **);
+void	ufs_closedev(struct vnode *devvp, int ronly, int save);
+int	ufs_vget_common(struct mount *, ino_t, const struct vnodeops *,
+	    int (*readdin)(struct ufsmount *, ino_t, struct dinode *),
+	    struct vnode **);
+
 /* ufs_bmap.c */
 int	ufs_getlbns(struct ufsmount *, daddr_t bn, struct indir *, int *nump);
 int	ufs_getindir(struct vnode *, daddr_t lbn, daddr_t blkno, struct buf **);
