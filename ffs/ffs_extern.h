@@ -37,14 +37,13 @@ int	ffs_balloc(struct inode *, daddr_t lbn, int size, struct ucred *,
 /* ffs_inode.c */
 int	ffs_update(struct inode *, int waitfor);
 int	ffs_truncate(struct inode *, off_t length, int flags, struct ucred *);
-int	ffs_blkatoff(struct inode *, off_t, char **, struct buf **);
 
 /* ffs_vfsops.c */
 int	ffs_vget(struct mount *, ino_t, struct vnode **);
 int	ffs_sbupdate(struct ufsmount *, int waitfor);
 
 /* ffs_vnops.c */
-extern const struct vnodeops ffs_vnodeops, ffs_specops;
+extern const struct vnodeops ffs_vnodeops;
 extern const struct ufs_ops ffs_ufsops;
 int	ffs_bwrite(struct buf *);
 int	ffs_blksize(struct inode *, daddr_t lbn);

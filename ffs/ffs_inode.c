@@ -1,6 +1,6 @@
 /*
  * FFS inodes on disk: writing the inode (ffs_update), freeing a file's
- * blocks (ffs_truncate), and reading a directory block (ffs_blkatoff).
+ * blocks (ffs_truncate).
  *
  * Truncation order (4.4BSD): the inode with its shortened pointers is
  * written first, synchronously, and only then are the blocks freed, so
@@ -44,24 +44,6 @@ ffs_update(struct inode *ip, int waitfor)
 	if (waitfor)
 		return bwrite(bp);
 	bdwrite(bp);
-	return 0;
-}
-
-int
-ffs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
-{
-	struct fs *fs = ip->i_fs;
-	daddr_t lbn = lblkno(fs, offset);
-	int error;
-
-	error = bread(ITOV(ip), lbn, blksize(fs, ip->i_size, lbn), bpp);
-	if (error) {
-		brelse(*bpp);
-		*bpp = NULL;
-		return error;
-	}
-	if (res)
-		*res = (*bpp)->b_data + blkoff(fs, offset);
 	return 0;
 }
 

@@ -462,8 +462,9 @@ ffs_sbcheck(const struct fs *fs)
 	if (fs->fs_maxcontig < 0 || fs->fs_maxcontig > 1024 ||
 	    fs->fs_maxbpg < 1)
 		return ("bad maxcontig or maxbpg");
-	if (fs->fs_contigsumsize < 0 || fs->fs_contigsumsize > FS_MAXCONTIG ||
-	    fs->fs_contigsumsize > fs->fs_maxcontig)
+	/* Not bound by maxcontig: tunefs may lower that after newfs sized
+	 * the groups' cluster maps. */
+	if (fs->fs_contigsumsize < 0 || fs->fs_contigsumsize > FS_MAXCONTIG)
 		return ("bad cluster summary size");
 	if (fs->fs_maxsymlinklen < 0 || fs->fs_maxsymlinklen > MAXSYMLINKLEN)
 		return ("bad maxsymlinklen");

@@ -17,6 +17,7 @@
 #include "kern/conf.h"
 #include "kern/uio.h"
 #include "ffs/ffs_extern.h"
+#include "ufs/ufs_extern.h"
 #include <sys/stat.h>
 
 static int
@@ -72,7 +73,7 @@ ffs_mount(struct mount *mp, const char *path, void *data)
 	ump->um_devvp = devvp;
 	ump->um_fs = fs;
 	ump->um_ops = &ffs_ufsops;
-	ump->um_specops = &ffs_specops;
+	ump->um_specops = &ufs_specops;
 	ump->um_nindir = NINDIR(fs);
 	ump->um_bptrtodb = fs->fs_fsbtodb;
 	ump->um_seqinc = fs->fs_frag;

@@ -30,7 +30,7 @@ ffs_fsync(struct vnode *vp, int waitfor)
 }
 
 const struct ufs_ops ffs_ufsops = {
-	.uo_blkatoff = ffs_blkatoff,
+	.uo_blkatoff = ufs_blkatoff,
 	.uo_valloc = ffs_valloc,
 	.uo_vfree = ffs_vfree,
 	.uo_truncate = ffs_truncate,
@@ -67,75 +67,3 @@ const struct vnodeops ffs_vnodeops = {
 	.vop_bmap = ufs_bmap,
 	.vop_strategy = ufs_strategy,
 };
-
-/*
- * Device special files in FFS: the device does the I/O; the inode keeps
- * the attributes.
- */
-static int
-ffs_spec_read(struct vnode *vp, struct uio *uio, int ioflag,
-    struct ucred *cred)
-{
-	return spec_vnodeops.vop_read(vp, uio, ioflag, cred);
-}
-
-static int
-ffs_spec_write(struct vnode *vp, struct uio *uio, int ioflag,
-    struct ucred *cred)
-{
-	return spec_vnodeops.vop_write(vp, uio, ioflag, cred);
-}
-
-static int
-ffs_spec_open(struct vnode *vp, int mode, struct ucred *cred)
-{
-	return spec_vnodeops.vop_open(vp, mode, cred);
-}
-
-static int
-ffs_spec_close(struct vnode *vp, int fflag, struct ucred *cred)
-{
-	return spec_vnodeops.vop_close(vp, fflag, cred);
-}
-
-static int
-ffs_spec_ioctl(struct vnode *vp, u_long cmd, caddr_t data, int fflag,
-    struct ucred *cred)
-{
-	return spec_vnodeops.vop_ioctl(vp, cmd, data, fflag, cred);
-}
-
-static int
-ffs_spec_strategy(struct buf *bp)
-{
-	return spec_vnodeops.vop_strategy(bp);
-}
-
-static int
-ffs_spec_fsync(struct vnode *vp, int waitfor)
-{
-	spec_vnodeops.vop_fsync(vp, waitfor);
-	return ffs_update(VTOI(vp), waitfor);
-}
-
-#define E (void *)vop_eopnotsupp
-const struct vnodeops ffs_specops = {
-	.vop_name = "ffs_spec",
-	.vop_lookup = E, .vop_create = E, .vop_mknod = E,
-	.vop_open = ffs_spec_open,
-	.vop_close = ffs_spec_close,
-	.vop_access = ufs_access,
-	.vop_getattr = ufs_getattr,
-	.vop_setattr = ufs_setattr,
-	.vop_read = ffs_spec_read,
-	.vop_write = ffs_spec_write,
-	.vop_ioctl = ffs_spec_ioctl,
-	.vop_fsync = ffs_spec_fsync,
-	.vop_remove = E, .vop_link = E, .vop_rename = E, .vop_mkdir = E,
-	.vop_rmdir = E, .vop_symlink = E, .vop_readdir = E, .vop_readlink = E,
-	.vop_inactive = ufs_inactive,
-	.vop_reclaim = ufs_reclaim,
-	.vop_bmap = (void *)vop_eopnotsupp,
-	.vop_strategy = ffs_spec_strategy,
-};
-#undef E

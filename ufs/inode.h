@@ -131,6 +131,7 @@ void	ufs_itimes(struct inode *);
 int	ufs_inactive(struct vnode *);
 int	ufs_reclaim(struct vnode *);
 void	ufs_vinit(struct vnode *, const struct vnodeops *specops);
+int	ufs_blkatoff(struct inode *, off_t, char **, struct buf **);
 
 /* ufs_vfsops.c */
 int	ufs_opendev(struct mount *, void *data, char *fspec, struct vnode **);

@@ -29,4 +29,6 @@ int	ufs_readlink(struct vnode *, struct uio *, struct ucred *);
 int	ufs_strategy(struct buf *);
 int	ufs_ioctl(struct vnode *, u_long, caddr_t, int, struct ucred *);
 
+extern const struct vnodeops ufs_specops;	/* ufs_specops.c */
+
 #endif

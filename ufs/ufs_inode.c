@@ -8,6 +8,7 @@
 #include "kern/vnode.h"
 #include "kern/mount.h"
 #include "kern/malloc.h"
+#include "kern/buf.h"
 #include "ufs/inode.h"
 #include <sys/time.h>
 
@@ -117,5 +118,28 @@ ufs_reclaim(struct vnode *vp)
 	ufs_ihashrem(ip);
 	free(ip);
 	vp->v_data = NULL;
+	return 0;
+}
+
+/*
+ * The buffer of the block holding byte offset of a file (a directory),
+ * and in *res where the offset is in it: thesis table 6-8's blkatoff,
+ * one body for every layout since um_blksize knows FFS's fragments.
+ */
+int
+ufs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
+{
+	struct ufsmount *ump = ip->i_ump;
+	daddr_t lbn = offset >> ump->um_bshift;
+	int error;
+
+	error = bread(ITOV(ip), lbn, ump->um_blksize(ip, lbn), bpp);
+	if (error) {
+		brelse(*bpp);
+		*bpp = NULL;
+		return error;
+	}
+	if (res)
+		*res = (*bpp)->b_data + (offset & (ump->um_bsize - 1));
 	return 0;
 }

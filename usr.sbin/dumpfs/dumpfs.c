@@ -9,7 +9,25 @@
  *					used inodes and free fragments as
  *					ranges
  *	dumpfs -i inum special		one inode: mode, links, size,
- *					blocks, block pointers
+ *					blocks, block pointers, then the
+ *					file's layout on disk (below)
+ *
+ * The layout shows clustering (maxcontig, EFS) at a glance: one line
+ * per run of data blocks that are logically consecutive and physically
+ * contiguous (each fs_frag fragments after the one before), in logical
+ * order through the direct pointers and the single, double and triple
+ * indirect trees, each indirect block read from the disk:
+ *
+ *	run	lbn 0-11	frag 1240-1287	12 blocks
+ *	indir	level 1	frag 1288
+ *	run	lbn 12-40	frag 1292-1407	29 blocks
+ *	runs	2	blocks 41	longest 29
+ *
+ * The fragments of a short file's last block count as a block; they
+ * join the run before them only if they follow it on the disk.  An
+ * indirect block is printed after the run that was open when the walk
+ * reached it, so that a run that goes on past it stays one line; level
+ * 2 and 3 are the tops of the double and triple trees.
  *
  * A superblock that fails ffs_sbcheck is printed with the reason, but
  * the groups are not walked: their addresses could not be trusted.
@@ -31,6 +49,22 @@ static union {
 #define sblock	sbu.fs
 
 static int fd;
+
+/* The run of data blocks being built by dumpfs -i, and the totals. */
+static struct {
+	int64_t	lbn;		/* first logical block */
+	ufs_daddr_t frag;	/* its first fragment */
+	int64_t	nblk;		/* blocks so far, 0 = no run open */
+	ufs_daddr_t next;	/* fragment that would extend it */
+	int64_t	nruns, total, longest;
+} run;
+
+/* Indirect blocks reached while a run is open, printed after it. */
+static struct indir {
+	int	level;
+	ufs_daddr_t frag;
+} *pend;
+static int npend, maxpend;
 
 static void
 usage(void)
@@ -198,22 +232,165 @@ dumpcg(int c, struct cg *cgp)
 	return (0);
 }
 
+/* Print the open run, if any, and count it; then the indirect blocks. */
+static void
+endrun(void)
+{
+	int i;
+
+	if (run.nblk > 0) {
+		printf("run\tlbn %lld-%lld\tfrag %d-%d\t%lld blocks\n",
+		    (long long)run.lbn, (long long)(run.lbn + run.nblk - 1),
+		    run.frag, run.next - 1, (long long)run.nblk);
+		run.nruns++;
+		run.total += run.nblk;
+		if (run.nblk > run.longest)
+			run.longest = run.nblk;
+		run.nblk = 0;
+	}
+	for (i = 0; i < npend; i++)
+		printf("indir\tlevel %d\tfrag %d\n", pend[i].level,
+		    pend[i].frag);
+	npend = 0;
+}
+
+/* Note the indirect block at frag; 0 if out of memory. */
+static int
+addindir(int level, ufs_daddr_t frag)
+{
+	struct indir *p;
+
+	if (npend == maxpend) {
+		maxpend = maxpend ? 2 * maxpend : 16;
+		if ((p = realloc(pend, maxpend * sizeof(*p))) == NULL)
+			return (0);
+		pend = p;
+	}
+	pend[npend].level = level;
+	pend[npend].frag = frag;
+	npend++;
+	if (run.nblk == 0)
+		endrun();
+	return (1);
+}
+
+/*
+ * The next logical block, lbn, is nfrags fragments at frag (0: a hole).
+ * The walk is in logical order and a hole ends the open run, so a block
+ * extends the run if it follows it on the disk.
+ */
+static void
+addblock(int64_t lbn, ufs_daddr_t frag, int nfrags)
+{
+
+	if (frag == 0) {
+		endrun();
+		return;
+	}
+	if (run.nblk == 0 || frag != run.next) {
+		endrun();
+		run.lbn = lbn;
+		run.frag = frag;
+	}
+	run.nblk++;
+	run.next = frag + nfrags;
+}
+
+/*
+ * Walk the indirect block at frag, of the given level (1 maps data
+ * blocks), which maps the file from logical block lbn on; stop at the
+ * file's last block nblks - 1.  buf holds a block for each level.
+ */
+static int
+walkindir(int level, ufs_daddr_t frag, int64_t lbn, int64_t nblks,
+    ufs_daddr_t *buf[])
+{
+	ufs_daddr_t *bap;
+	int64_t span;
+	int i, j, bad;
+
+	if (!addindir(level, frag)) {
+		fprintf(stderr, "dumpfs: out of memory\n");
+		return (1);
+	}
+	bap = buf[level - 1];
+	if (frag < 0 || frag > sblock.fs_size - sblock.fs_frag ||
+	    !bread((int64_t)frag * sblock.fs_fsize, bap, sblock.fs_bsize)) {
+		printf("bad\tindirect block at frag %d unreadable\n", frag);
+		return (1);
+	}
+	for (span = 1, j = 1; j < level; j++)
+		span *= NINDIR(&sblock);
+	bad = 0;
+	for (i = 0; i < NINDIR(&sblock) && lbn < nblks; i++, lbn += span) {
+		if (level == 1)
+			addblock(lbn, bap[i], sblock.fs_frag);
+		else if (bap[i] == 0)
+			endrun();
+		else
+			bad |= walkindir(level - 1, bap[i], lbn, nblks, buf);
+	}
+	return (bad);
+}
+
+/* The file's data blocks as contiguous runs, and its indirect blocks. */
+static int
+dumpruns(const struct dinode *dp)
+{
+	ufs_daddr_t *buf[NIADDR];
+	int64_t lbn, nblks, span;
+	int i, bad;
+
+	memset(&run, 0, sizeof(run));
+	nblks = howmany(dp->di_size, (u_int64_t)sblock.fs_bsize);
+	for (lbn = 0; lbn < NDADDR && lbn < nblks; lbn++)
+		addblock(lbn, dp->di_db[lbn], numfrags(&sblock,
+		    sblksize(&sblock, dp->di_size, lbn)));
+	for (i = 0; i < NIADDR; i++)
+		if ((buf[i] = malloc(sblock.fs_bsize)) == NULL) {
+			fprintf(stderr, "dumpfs: out of memory\n");
+			return (1);
+		}
+	bad = 0;
+	for (i = 0, span = NINDIR(&sblock); i < NIADDR && lbn < nblks;
+	    i++, lbn += span, span *= NINDIR(&sblock)) {
+		if (dp->di_ib[i] == 0)
+			endrun();
+		else
+			bad |= walkindir(i + 1, dp->di_ib[i], lbn, nblks, buf);
+	}
+	endrun();
+	for (i = 0; i < NIADDR; i++)
+		free(buf[i]);
+	printf("runs\t%lld\tblocks %lld\tlongest %lld\n",
+	    (long long)run.nruns, (long long)run.total,
+	    (long long)run.longest);
+	return (bad);
+}
+
 static int
 dumpino(u_int32_t ino)
 {
 	struct dinode di;
+	u_int8_t *frag;
+	int32_t off;
 	int i, ftype;
 
 	if (ino >= (u_int32_t)(sblock.fs_ncg * sblock.fs_ipg)) {
 		fprintf(stderr, "dumpfs: inode %u out of range\n", ino);
 		return (1);
 	}
-	if (!bread((int64_t)ino_to_fsba(&sblock, ino) * sblock.fs_fsize +
-	    (int64_t)ino_to_fsbo(&sblock, ino) * sizeof(di), &di,
-	    sizeof(di))) {
+	/* The whole fragment: a raw device reads only whole sectors. */
+	off = ino_to_fsbo(&sblock, ino) * (int32_t)sizeof(di);
+	if ((frag = malloc(sblock.fs_fsize)) == NULL ||
+	    !bread(((int64_t)ino_to_fsba(&sblock, ino) + off /
+	    sblock.fs_fsize) * sblock.fs_fsize, frag, sblock.fs_fsize)) {
 		fprintf(stderr, "dumpfs: cannot read inode %u\n", ino);
+		free(frag);
 		return (1);
 	}
+	memcpy(&di, frag + off % sblock.fs_fsize, sizeof(di));
+	free(frag);
 	ftype = di.di_mode & IFMT;
 	printf("inode\t%u\n", ino);
 	printf("mode\t%o\n", di.di_mode);
@@ -244,7 +421,7 @@ dumpino(u_int32_t ino)
 	for (i = 0; i < NIADDR; i++)
 		printf("%s%d", i ? " " : "", di.di_ib[i]);
 	printf("\n");
-	return (0);
+	return (dumpruns(&di));
 }
 
 int
