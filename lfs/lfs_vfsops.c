@@ -1,0 +1,313 @@
+/*
+ * BSD-LFS as a mountable file system (4.4BSD lfs_vfsops.c).
+ *
+ * Mount reads the superblock copies and takes the valid one with the
+ * highest checkpoint serial (the two checkpoint copies take turns, so a
+ * write torn by a crash leaves the other); every copy passes
+ * lfs_sbcheck (lfs/lfs_subr.c) before the kernel uses a field of it, so
+ * a damaged disk fails the mount with a message, never a panic.  Then
+ * the ifile's inode is read from the checkpoint's lfs_idaddr, and every
+ * other inode is found through the ifile (lfs_vget).
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/buf.h"
+#include "kern/malloc.h"
+#include "kern/conf.h"
+#include "ufs/ufs_extern.h"
+#include "lfs/lfs_extern.h"
+
+/* Read the superblock copy at byte offset off; 0 and *fs if it checks. */
+static int
+lfs_readsb(struct vnode *devvp, int64_t off, struct dlfs *fs,
+    const char **whyp)
+{
+	struct buf *bp;
+	int error;
+
+	error = bread(devvp, off >> DEV_BSHIFT, LFS_SBPAD, &bp);
+	if (error == 0) {
+		memcpy(fs, bp->b_data, sizeof(*fs));
+		if ((*whyp = lfs_sbcheck(fs)) != NULL)
+			error = EINVAL;
+	} else
+		*whyp = "read error";
+	bp->b_flags |= B_INVAL | B_AGE;	/* the writer rewrites it whole */
+	brelse(bp);
+	return error;
+}
+
+/*
+ * The newest valid checkpoint on devvp, into *fs.  The first copy is at
+ * LFS_LABELPAD, or one block in when blocks are larger than that; it
+ * names the others.  A first copy that fails its check may still name
+ * them (if its magic number survived): each is checked on its own.
+ */
+static int
+lfs_findsb(struct vnode *devvp, const char *fspec, struct dlfs *fs,
+    u_int32_t *addrp)
+{
+	struct dlfs *try = malloc(sizeof(*try), M_WAITOK);
+	u_int32_t sboffs[LFS_NSB], bshift = 0;
+	const char *why = NULL, *why0 = NULL;
+	int64_t off;
+	int i, found = 0;
+
+	memset(sboffs, 0, sizeof(sboffs));
+	for (off = LFS_LABELPAD; off <= 65536 && !found; off <<= 1) {
+		found = lfs_readsb(devvp, off, fs, &why) == 0;
+		if (off == LFS_LABELPAD)
+			why0 = why;
+		if (fs->dlfs_magic == LFS_MAGIC && sboffs[1] == 0 &&
+		    fs->dlfs_bshift >= 12 && fs->dlfs_bshift <= 16) {
+			memcpy(sboffs, fs->dlfs_sboffs, sizeof(sboffs));
+			bshift = fs->dlfs_bshift;
+		}
+		if (found)
+			*addrp = off >> fs->dlfs_bshift;
+	}
+	for (i = 0; bshift != 0 && i < LFS_NSB; i++) {
+		u_int32_t a = sboffs[i];
+
+		if (a == 0 || (found && a == *addrp) ||
+		    lfs_readsb(devvp, (int64_t)a << bshift, try, &why) != 0)
+			continue;
+		if (!found || (try->dlfs_serial > fs->dlfs_serial &&
+		    try->dlfs_bsize == fs->dlfs_bsize &&
+		    try->dlfs_ssize == fs->dlfs_ssize &&
+		    try->dlfs_nseg == fs->dlfs_nseg)) {
+			*fs = *try;
+			*addrp = a;
+			found = 1;
+		}
+	}
+	free(try);
+	if (!found) {
+		printf("lfs_mount: %s: bad superblock: %s\n", fspec, why0);
+		return EINVAL;
+	}
+	return 0;
+}
+
+/* Inode ino's dinode: the ifile's from the checkpoint, others by map. */
+static int
+lfs_readdin(struct ufsmount *ump, ino_t ino, struct dinode *dp)
+{
+	struct lfs *fs = ump->um_lfs;
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct dinode *dip;
+	struct buf *bp;
+	u_int32_t daddr, i;
+	IFILE ife;
+	int error;
+
+	if (ino == LFS_IFILE_INUM)
+		daddr = d->dlfs_idaddr;
+	else {
+		if ((error = lfs_ifind(fs, ino, &ife)) != 0)
+			return error;
+		daddr = ife.if_daddr;
+	}
+	if (daddr == LFS_UNUSED_DADDR || daddr >= d->dlfs_size)
+		return ENOENT;		/* a free inode named by a directory */
+	error = bread(ump->um_devvp, lfs_fsbtodb(d, daddr), d->dlfs_bsize, &bp);
+	if (error) {
+		brelse(bp);
+		return error;
+	}
+	dip = (struct dinode *)bp->b_data;
+	for (i = 0; i < d->dlfs_inopb; i++)
+		if (dip[i].di_inumber == ino)
+			break;
+	if (i < d->dlfs_inopb)
+		*dp = dip[i];
+	brelse(bp);
+	if (i == d->dlfs_inopb) {
+		printf("lfs: inode %u is not in block %u, where the map says\n",
+		    (unsigned)ino, (unsigned)daddr);
+		return EIO;
+	}
+	return 0;
+}
+
+/* Inode ino's entry in the inode map. */
+int
+lfs_ifind(struct lfs *fs, ino_t ino, IFILE *ifp)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct buf *bp;
+	int error;
+
+	if (ino >= fs->lfs_maxino)
+		return EINVAL;
+	error = bread(fs->lfs_ivnode, lfs_ifile_lbn(d, ino), d->dlfs_bsize,
+	    &bp);
+	if (error == 0)
+		*ifp = ((IFILE *)bp->b_data)[ino % d->dlfs_ifpb];
+	brelse(bp);
+	return error;
+}
+
+int
+lfs_vget(struct mount *mp, ino_t ino, struct vnode **vpp)
+{
+	struct lfs *fs = VFSTOLFS(mp);
+
+	if (ino < ROOTINO && ino != LFS_IFILE_INUM) {
+		*vpp = NULL;
+		return EINVAL;		/* a damaged directory entry */
+	}
+	if (fs->lfs_ivnode != NULL && ino >= fs->lfs_maxino) {
+		*vpp = NULL;
+		return EINVAL;
+	}
+	return ufs_vget_common(mp, ino, &lfs_vnodeops, lfs_readdin, vpp);
+}
+
+static int
+lfs_blksize(struct inode *ip, daddr_t lbn)
+{
+	(void)lbn;			/* no fragments (thesis 6.3.1.1) */
+	return ip->i_ump->um_bsize;
+}
+
+static void
+lfs_freemount(struct ufsmount *ump)
+{
+	free(ump->um_lfs);
+	free(ump);
+}
+
+static int
+lfs_mount(struct mount *mp, const char *path, void *data)
+{
+	struct ufsmount *ump;
+	struct vnode *devvp, *ivp;
+	struct dlfs *d;
+	struct lfs *fs;
+	char fspec[MNAMELEN];
+	int error, ronly = (mp->mnt_flag & MNT_RDONLY) != 0;
+	long psize;
+
+	if ((error = ufs_opendev(mp, data, fspec, &devvp)) != 0)
+		return error;
+	ump = malloc(sizeof(*ump), M_WAITOK | M_ZERO);
+	ump->um_lfs = fs = malloc(sizeof(*fs), M_WAITOK | M_ZERO);
+	d = &fs->lfs_dlfs;
+	if ((error = lfs_findsb(devvp, fspec, d, &fs->lfs_sbaddr)) != 0)
+		goto out;
+	psize = bdevsw[major(devvp->v_rdev)].d_psize(devvp->v_rdev);
+	if (psize > 0 && lfs_fsbtodb(d, d->dlfs_size) > psize) {
+		printf("lfs_mount: %s: file system is larger than the "
+		    "partition\n", fspec);
+		error = EINVAL;
+		goto out;
+	}
+	if (!ronly) {
+		printf("lfs_mount: %s: mount it read-only (mount -r): the "
+		    "segment writer is not in this kernel yet\n", fspec);
+		error = EROFS;
+		goto out;
+	}
+	if (!d->dlfs_clean)
+		printf("lfs_mount: %s: not unmounted cleanly; mounting the "
+		    "checkpoint of serial %llu (no roll-forward yet)\n", fspec,
+		    (unsigned long long)d->dlfs_serial);
+	ump->um_mountp = mp;
+	ump->um_dev = devvp->v_rdev;
+	ump->um_devvp = devvp;
+	ump->um_ops = &lfs_ufsops;
+	ump->um_specops = &ufs_specops;
+	ump->um_nindir = d->dlfs_nindir;
+	ump->um_bptrtodb = d->dlfs_fsbtodb;	/* pointers are blocks */
+	ump->um_seqinc = 1;
+	ump->um_bsize = d->dlfs_bsize;
+	ump->um_bshift = d->dlfs_bshift;
+	ump->um_blksize = lfs_blksize;
+	ump->um_maxsymlinklen = d->dlfs_maxsymlinklen;
+	ump->um_maxfilesize = d->dlfs_maxfilesize;
+	strlcpy(ump->um_fspec, fspec, sizeof(ump->um_fspec));
+	mp->mnt_data = ump;
+	mp->mnt_flag |= MNT_CLUSTERREAD;	/* LFS reads like EFS */
+	mp->mnt_stat.f_fsid.val[0] = devvp->v_rdev;
+	mp->mnt_stat.f_fsid.val[1] = 3;
+	strlcpy(mp->mnt_stat.f_mntfromname, fspec, MNAMELEN);
+	if ((error = lfs_vget(mp, LFS_IFILE_INUM, &ivp)) != 0) {
+		printf("lfs_mount: %s: cannot read the ifile\n", fspec);
+		goto out;
+	}
+	ivp->v_flag |= VSYSTEM;
+	fs->lfs_ivnode = ivp;
+	fs->lfs_maxino = (VTOI(ivp)->i_size >> d->dlfs_bshift) >
+	    d->dlfs_cleansz + d->dlfs_segtabsz ?
+	    ((VTOI(ivp)->i_size >> d->dlfs_bshift) - d->dlfs_cleansz -
+	    d->dlfs_segtabsz) * d->dlfs_ifpb : 0;
+	if (fs->lfs_maxino <= ROOTINO) {
+		printf("lfs_mount: %s: the ifile maps no inodes\n", fspec);
+		error = EINVAL;
+		vrele(ivp);
+		goto out;
+	}
+	(void)path;
+	return 0;
+out:
+	mp->mnt_data = NULL;
+	lfs_freemount(ump);
+	ufs_closedev(devvp, ronly, 0);
+	return error;
+}
+
+static int
+lfs_unmount(struct mount *mp, int flags)
+{
+	struct ufsmount *ump = VFSTOUFS(mp);
+	struct lfs *fs = ump->um_lfs;
+	int error;
+
+	if ((error = vflush(mp, fs->lfs_ivnode, flags)) != 0)
+		return error;
+	fs->lfs_ivnode->v_flag &= ~VSYSTEM;
+	vgone(fs->lfs_ivnode);
+	vrele(fs->lfs_ivnode);
+	ufs_closedev(ump->um_devvp, 1, 0);
+	lfs_freemount(ump);
+	mp->mnt_data = NULL;
+	return 0;
+}
+
+static int
+lfs_root(struct mount *mp, struct vnode **vpp)
+{
+	return lfs_vget(mp, ROOTINO, vpp);
+}
+
+static int
+lfs_statfs(struct mount *mp, struct statfs *sbp)
+{
+	struct lfs *fs = VFSTOLFS(mp);
+	struct dlfs *d = &fs->lfs_dlfs;
+	long reserve = (long)((int64_t)d->dlfs_dsize * d->dlfs_minfree / 100);
+
+	sbp->f_type = 3;
+	sbp->f_bsize = d->dlfs_bsize;
+	sbp->f_iosize = d->dlfs_bsize;
+	sbp->f_blocks = d->dlfs_dsize;
+	sbp->f_bfree = d->dlfs_bfree;
+	sbp->f_bavail = d->dlfs_bfree - reserve;
+	sbp->f_files = fs->lfs_maxino - ROOTINO;	/* the ifile grows */
+	sbp->f_ffree = fs->lfs_maxino - ROOTINO - d->dlfs_nfiles;
+	return 0;
+}
+
+static int
+lfs_sync(struct mount *mp, int waitfor)
+{
+	(void)mp, (void)waitfor;	/* read-only: nothing to write */
+	return 0;
+}
+
+const struct vfsops lfs_vfsops = {
+	"lfs", lfs_mount, lfs_unmount, lfs_root, lfs_statfs, lfs_sync,
+	lfs_vget,
+};
