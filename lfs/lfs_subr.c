@@ -90,7 +90,7 @@ lfs_sbcheck(const struct dlfs *fs)
 		return "bad checksum";
 	if (fs->dlfs_bsize < 4096 || fs->dlfs_bsize > 65536 ||
 	    ilog2(fs->dlfs_bsize) != (int)fs->dlfs_bshift ||
-	    (1u << fs->dlfs_fsbtodb) * 512 != fs->dlfs_bsize ||
+	    fs->dlfs_fsbtodb + 9 != fs->dlfs_bshift ||
 	    fs->dlfs_sumsize != fs->dlfs_bsize)
 		return "bad block size";
 	if (fs->dlfs_ssize < 8 || fs->dlfs_ssize > 65535 ||
@@ -194,6 +194,9 @@ lfs_sscheck(const struct dlfs *fs, const void *summary)
 		return "bad magic number";
 	if (ss->ss_sumsum != lfs_sssum(fs, summary))
 		return "bad summary checksum";
+	if (ss->ss_ninos > (fs->dlfs_sumsize - sizeof(struct segsum)) /
+	    sizeof(u_int32_t))
+		return "inode addresses overflow the summary";
 	inos = end - ss->ss_ninos * sizeof(u_int32_t);
 	fip = (const FINFO *)(ss + 1);
 	for (i = 0; i < ss->ss_nfinfo; i++) {
