@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from toolbuild import build_tools
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 import ffsimage  # noqa: E402
@@ -33,16 +35,8 @@ MB = 1024 * 1024
 def bindir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Compile the four tools for the host, as the Makefile does (extra
     flags, e.g. -fsanitize=address,undefined, from $FFS_TOOLS_CFLAGS)."""
-    out = tmp_path_factory.mktemp("bin")
-    extra = os.environ.get("FFS_TOOLS_CFLAGS", "").split()
-    for tool in TOOLS:
-        srcs = sorted(str(p.relative_to(ROOT))
-                      for p in (ROOT / "usr.sbin" / tool).glob("*.c"))
-        cmd = ["gcc", "-O2", "-g", "-Wall", "-Werror", "-iquote", ".",
-               "-DHOSTBUILD", *extra, "-o", str(out / tool), *srcs,
-               "ffs/ffs_subr.c"]
-        subprocess.run(cmd, cwd=ROOT, check=True)
-    return out
+    return build_tools(tmp_path_factory.mktemp("bin"), TOOLS,
+                       "FFS_TOOLS_CFLAGS")
 
 
 def run(bindir: Path, tool: str, *args: object,

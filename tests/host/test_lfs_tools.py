@@ -9,7 +9,6 @@ garbage.
 from __future__ import annotations
 
 import hashlib
-import os
 import random
 import re
 import struct
@@ -18,6 +17,8 @@ import zlib
 from pathlib import Path
 
 import pytest
+
+from toolbuild import build_tools
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("newfs_lfs", "dumplfs")
@@ -34,16 +35,8 @@ IFREG, IFDIR = 0o100000, 0o040000
 def bindir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Compile the tools for the host, as the Makefile does (extra flags,
     e.g. -fsanitize=address,undefined, from $LFS_TOOLS_CFLAGS)."""
-    out = tmp_path_factory.mktemp("bin")
-    extra = os.environ.get("LFS_TOOLS_CFLAGS", "").split()
-    for tool in TOOLS:
-        srcs = sorted(str(p.relative_to(ROOT))
-                      for p in (ROOT / "usr.sbin" / tool).glob("*.c"))
-        cmd = ["gcc", "-O2", "-g", "-Wall", "-Werror", "-iquote", ".",
-               "-DHOSTBUILD", *extra, "-o", str(out / tool), *srcs,
-               "ffs/ffs_subr.c", "lfs/lfs_subr.c"]
-        subprocess.run(cmd, cwd=ROOT, check=True)
-    return out
+    return build_tools(tmp_path_factory.mktemp("bin"), TOOLS,
+                       "LFS_TOOLS_CFLAGS")
 
 
 def run(bindir: Path, tool: str, *args: object,

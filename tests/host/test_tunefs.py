@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from toolbuild import build_tools
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "tests" / "host"))
@@ -32,15 +34,8 @@ TUNABLES = ("minfree", "optim", "rotdelay", "maxcontig", "maxbpg", "flags")
 def bindir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tools compiled for the host as the Makefile does, warnings as
     errors (extra flags from $FFS_TOOLS_CFLAGS, as test_ffs_tools.py)."""
-    out = tmp_path_factory.mktemp("bin")
-    extra = os.environ.get("FFS_TOOLS_CFLAGS", "").split()
-    for tool in TOOLS:
-        srcs = sorted(str(p.relative_to(ROOT))
-                      for p in (ROOT / "usr.sbin" / tool).glob("*.c"))
-        subprocess.run(["gcc", "-O2", "-g", "-Wall", "-Werror", "-iquote",
-                        ".", "-DHOSTBUILD", *extra, "-o", str(out / tool),
-                        *srcs, "ffs/ffs_subr.c"], cwd=ROOT, check=True)
-    return out
+    return build_tools(tmp_path_factory.mktemp("bin"), TOOLS,
+                       "FFS_TOOLS_CFLAGS")
 
 
 def sha(path: Path) -> str:

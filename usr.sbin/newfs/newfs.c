@@ -24,11 +24,9 @@
 #include <unistd.h>
 
 #include "sys/disklabel.h"
-#ifndef HOSTBUILD
-#include <sys/ioctl.h>
-#endif
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/fs.h"
+#include "lib/fsutil/partition.h"
 #include "newfs.h"
 
 #define DFL_BSIZE	4096
@@ -95,65 +93,6 @@ number(const char *arg, const char *what, long min, long max)
 	return ((int)v);
 }
 
-/*
- * Read the disk label, if the disk has a valid one.  newfs itself never
- * writes the label: it lies in the boot area.
- */
-static int
-getlabel(int fd, struct disklabel *lp)
-{
-	u_int8_t sec[512];
-
-	if (lseek(fd, (off_t)LABELSECTOR * 512, SEEK_SET) < 0 ||
-	    read(fd, sec, sizeof(sec)) != sizeof(sec))
-		return (0);
-	memcpy(lp, sec + LABELOFFSET, sizeof(*lp));
-	if (lp->d_magic != DISKMAGIC || lp->d_magic2 != DISKMAGIC ||
-	    lp->d_npartitions > MAXPARTITIONS || dkcksum(lp) != 0)
-		return (0);
-	return (1);
-}
-
-/*
- * A disk device: the kernel's in-core label (a default one, partitions
- * a and c covering the disk, when the disk has none on it).
- */
-static int
-devlabel(int fd, struct disklabel *lp)
-{
-#ifdef HOSTBUILD
-	(void)fd, (void)lp;
-	return (0);
-#else
-	return (ioctl(fd, DIOCGDINFO, lp) == 0);
-#endif
-}
-
-/* The partition a device name ends with ("/dev/rsd1c" -> 2), else 0. */
-static int
-partindex(const char *special)
-{
-	size_t n = strlen(special);
-	int c = n ? special[n - 1] : 0;
-
-	return (c >= 'a' && c < 'a' + MAXPARTITIONS) ? c - 'a' : 0;
-}
-
-/* Size of the special file in sectors, or 0 if it cannot be told. */
-static int64_t
-mediasize(int fd)
-{
-	struct stat st;
-	off_t end;
-
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		return ((int64_t)st.st_size / 512);
-	end = lseek(fd, 0, SEEK_END);
-	if (end <= 0)
-		return (0);
-	return ((int64_t)end / 512);
-}
-
 int
 main(int argc, char *argv[])
 {
@@ -161,7 +100,8 @@ main(int argc, char *argv[])
 	struct disklabel label;
 	struct pnode *root;
 	const char *special, *protodir, *protofile;
-	int ch, fd, haslabel, isdev, dflag, aflag;
+	int ch, fd, haslabel, dflag, aflag;
+	int64_t sectors;
 
 	memset(&p, 0, sizeof(p));
 	p.bsize = DFL_BSIZE;
@@ -252,8 +192,7 @@ main(int argc, char *argv[])
 	fd = open(special, Nflag ? O_RDONLY : O_RDWR);
 	if (fd < 0)
 		fatal("%s: cannot open", special);
-	isdev = devlabel(fd, &label);
-	haslabel = isdev || getlabel(fd, &label);
+	sectors = fs_partition(fd, special, &label, &haslabel);
 	if (haslabel) {
 		p.nsect = label.d_nsectors;
 		p.ntrak = label.d_ntracks;
@@ -265,14 +204,8 @@ main(int argc, char *argv[])
 	}
 	if (p.rpm <= 0)
 		p.rpm = DFL_RPM;
-	/* An image file holds partition a at 0; a device is its partition. */
-	if (p.sectors == 0 && isdev)
-		p.sectors = label.d_partitions[partindex(special)].p_size;
-	if (p.sectors == 0 && haslabel && label.d_partitions[0].p_size > 0 &&
-	    label.d_partitions[0].p_offset == 0)
-		p.sectors = label.d_partitions[0].p_size;
 	if (p.sectors == 0)
-		p.sectors = mediasize(fd);
+		p.sectors = sectors;
 	if (p.sectors == 0)
 		fatal("%s: cannot tell the size; give it with -s", special);
 

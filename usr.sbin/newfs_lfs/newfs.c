@@ -9,9 +9,8 @@
  * LFS_MINFREESEG segments kept for the cleaner (thesis 6.2.5), and the
  * partition's size: from the kernel's label on a guest disk device, from
  * the label's partition 'a' in an image file, else from the size of the
- * image file.  That size logic repeats newfs's (usr.sbin/newfs/newfs.c),
- * since only ffs_subr.c and lfs_subr.c are shared between the tools.
- * lfs.c does the rest.  The first LFS_LABELPAD bytes (boot area and
+ * image file (lib/fsutil/partition.c, shared with newfs).  lfs.c does
+ * the rest.  The first LFS_LABELPAD bytes (boot area and
  * label) are never written.
  */
 #include <sys/types.h>
@@ -24,11 +23,9 @@
 #include <unistd.h>
 
 #include "sys/disklabel.h"
-#ifndef HOSTBUILD
-#include <sys/ioctl.h>
-#endif
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/lfs.h"
+#include "lib/fsutil/partition.h"
 #include "newfs_lfs.h"
 
 int Nflag;
@@ -104,62 +101,14 @@ number(const char *arg, const char *what, long long min, long long max)
 	return ((u_int32_t)v);
 }
 
-/* A valid disk label in an image file, as newfs reads it. */
-static int
-getlabel(int fd, struct disklabel *lp)
-{
-	u_int8_t sec[512];
-
-	if (lseek(fd, (off_t)LABELSECTOR * 512, SEEK_SET) < 0 ||
-	    read(fd, sec, sizeof(sec)) != sizeof(sec))
-		return (0);
-	memcpy(lp, sec + LABELOFFSET, sizeof(*lp));
-	if (lp->d_magic != DISKMAGIC || lp->d_magic2 != DISKMAGIC ||
-	    lp->d_npartitions > MAXPARTITIONS || dkcksum(lp) != 0)
-		return (0);
-	return (1);
-}
-
-/* A disk device: the kernel's in-core label. */
-static int
-devlabel(int fd, struct disklabel *lp)
-{
-#ifdef HOSTBUILD
-	(void)fd, (void)lp;
-	return (0);
-#else
-	return (ioctl(fd, DIOCGDINFO, lp) == 0);
-#endif
-}
-
-/* The partition a device name ends with ("/dev/rsd1c" -> 2), else 0. */
-static int
-partindex(const char *special)
-{
-	size_t n = strlen(special);
-	int c = n ? special[n - 1] : 0;
-
-	return (c >= 'a' && c < 'a' + MAXPARTITIONS) ? c - 'a' : 0;
-}
-
 /* The partition's size in sectors, or 0 if it cannot be told. */
 static int64_t
 partsize(int fd, const char *special)
 {
 	struct disklabel label;
-	struct stat st;
-	off_t end;
+	int haslabel;
 
-	if (devlabel(fd, &label))
-		return (label.d_partitions[partindex(special)].p_size);
-	/* An image file holds partition a at 0. */
-	if (getlabel(fd, &label) && label.d_partitions[0].p_size > 0 &&
-	    label.d_partitions[0].p_offset == 0)
-		return (label.d_partitions[0].p_size);
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		return ((int64_t)st.st_size / 512);
-	end = lseek(fd, 0, SEEK_END);
-	return (end > 0 ? (int64_t)end / 512 : 0);
+	return (fs_partition(fd, special, &label, &haslabel));
 }
 
 int
