@@ -96,12 +96,13 @@ class Results:
     guest_s: float = 0.0
 
 
-def fields(line: str) -> dict[str, int]:
-    """rawbench's name=value output."""
-    return {k: int(v) for k, v in re.findall(r"(\w+)=(\d+)", line)}
+def fields(line: str) -> dict[str, float]:
+    """rawbench's name=value output: integers, and decimals such as mbps=1.234."""
+    return {k: float(v) if "." in v else int(v)
+            for k, v in re.findall(r"(\w+)=(\d+(?:\.\d+)?)", line)}
 
 
-def rawbench(g: Guest, args: str) -> dict[str, int]:
+def rawbench(g: Guest, args: str) -> dict[str, float]:
     out = g.ok(f"rawbench -u 1 {args}", timeout=CMD_TIMEOUT)
     return fields(out.strip().splitlines()[-1])
 
@@ -265,11 +266,25 @@ def table(res: Results, total: int) -> str:
     return "\n".join(lines)
 
 
-def plot(res: Results, path: Path) -> None:
+def pyplot():
+    """matplotlib.pyplot drawing to files only (no display)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    return plt
 
+
+def size_axis(ax, xlabel: str) -> None:
+    """The x axis of a bandwidth plot: transfer sizes 4K .. 1M, log 2, gridded."""
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(list(SIZES_KB))
+    ax.set_xticklabels([f"{k}K" if k < 1024 else f"{k // 1024}M" for k in SIZES_KB])
+    ax.set_xlabel(xlabel)
+    ax.grid(True, which="both", alpha=0.3)
+
+
+def plot(res: Results, path: Path) -> None:
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 5))
     for op, colour, name in (("r", "tab:blue", "read"), ("w", "tab:red", "write")):
         pts = [p for p in res.seq if p.op == op]
@@ -278,14 +293,10 @@ def plot(res: Results, path: Path) -> None:
         ax.plot(kb, [p.model for p in pts], "--", color=colour, label=f"{name}, model")
         ax.plot(kb, [p.model_gap for p in pts], ":", color=colour, alpha=0.7,
                 label=f"{name}, model@gap (64 KB commands, measured gaps)")
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(list(SIZES_KB))
-    ax.set_xticklabels([f"{k}K" if k < 1024 else f"{k // 1024}M" for k in SIZES_KB])
-    ax.set_xlabel("transfer size (dd bs)")
+    size_axis(ax, "transfer size (dd bs)")
     ax.set_ylabel("MB/s (10^6 bytes/s)")
     ax.set_ylim(bottom=0)
     ax.set_title(f"Raw sequential bandwidth, /dev/rsd1c, {res.profile}")
-    ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -1,12 +1,15 @@
 /*
- * rawbench: raw-disk access-time measurements for the benchmark driver
- * (bench/raw_disk.py), on /dev/rsdNc, the whole disk.
+ * rawbench: disk and file bandwidth measurements for the benchmark
+ * drivers (bench/raw_disk.py, bench/fs_bandwidth.py).
  *	rawbench [-u unit] [-n count] [-s seed] random
  *	rawbench [-u unit] [-n count] stroke
  *	rawbench [-u unit] ring
+ *	rawbench [-u unit] [-b size] [-t total] fwrite path
+ *	rawbench [-u unit] [-b size] fread path
  *
- * random: count single-sector reads at uniformly random sectors, back to
- * back: the random-access time (seek + rotation + overhead).
+ * random: count single-sector reads at uniformly random sectors of
+ * /dev/rsdNc, the whole disk, back to back: the random-access time
+ * (seek + rotation + overhead).
  * stroke: count single-sector reads alternating between the first
  * sector of the first cylinder and of the last one (from the disk label):
  * the full-stroke access time.
@@ -15,17 +18,33 @@
  * sys/diskstats.h) for the disk's own view of the same reads.
  * ring: summarize the I/O log as it is (say, after "iostat -z" and a dd).
  *
+ * fwrite and fread are the raw file-system bandwidth test of thesis 7.3:
+ * fwrite creates (or truncates) path and writes total bytes to it in
+ * write(2) calls of size bytes, then fsyncs it; fread reads path to its
+ * end in read(2) calls of size bytes.  The clock (gettimeofday) runs
+ * from just before the first call to just after fsync or the last read;
+ * the unit's counters are zeroed when it starts, after open, so they
+ * count the commands of this pass alone (unit must be the disk that holds
+ * path).  Removing the old file, and the cold cache for fread (unmount
+ * and mount), are up to the caller.
+ *
  * Each command prints one line of name=value fields, times in
  * microseconds, for the driver to parse:
  *	random unit=1 n=200 bytes=512 mean_us=... min_us=... max_us=...
  *	    svc_mean_us=... gap_mean_us=... log_n=... log_reads=...
  *	    log_bytes_mean=...
- *	ring unit=1 n=... reads=... writes=... rsectors=... wsectors=...
- *	    busy_us=... idle_us=... svc_mean_us=... gap_mean_us=... log_n=...
- *	    log_reads=... log_bytes_mean=...
+ *	ring unit=1 n=... reads=... writes=... sreads=... swrites=...
+ *	    rsectors=... wsectors=... busy_us=... idle_us=...
+ *	    svc_mean_us=... gap_mean_us=... log_n=... log_reads=...
+ *	    log_bytes_mean=...
+ *	fwrite unit=1 size=65536 bytes=4194304 usecs=... mbps=1.234
+ *	    n=... reads=... (the ring fields)
  * mean/min/max are read(2) as timed here; the rest come from the log:
  * svc is a command's time at the disk (end - begin), gap the time the
  * disk sat idle between one command's end and the next one's begin.
+ * n, reads, writes, sreads and swrites count commands (sreads and swrites
+ * the synchronous ones); mbps is bytes / usecs, that is MB/s with
+ * MB = 10^6 bytes, the unit dd's bytes/sec gives raw_disk.py.
  */
 #include <sys/types.h>
 #include <sys/time.h>
@@ -46,6 +65,8 @@ static struct diskstats ds;		/* 32 KB: not on the stack */
 static int unit = 1;
 static long count = 200;
 static u_int32_t seed = 1;
+static long iosize = 65536;		/* -b: bytes per read(2)/write(2) */
+static long total = 4 << 20;		/* -t: bytes fwrite writes */
 
 struct timing {
 	u_int64_t total_us, min_us, max_us;
@@ -56,7 +77,9 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: rawbench [-u unit] [-n count] [-s seed] "
-	    "random | stroke | ring\n");
+	    "random | stroke | ring\n"
+	    "       rawbench [-u unit] [-b size] [-t total] fwrite path\n"
+	    "       rawbench [-u unit] [-b size] fread path\n");
 	exit(EX_USAGE);
 }
 
@@ -214,15 +237,100 @@ strokereads(void)
 	close(fd);
 }
 
+/* The unit's counters and its whole log, ending the line. */
+static void
+counters(void)
+{
+	stats(&ds, 0);
+	printf(" n=%llu reads=%llu writes=%llu sreads=%llu swrites=%llu "
+	    "rsectors=%llu wsectors=%llu busy_us=%llu idle_us=%llu",
+	    ds.ds_reads + ds.ds_writes, ds.ds_reads, ds.ds_writes,
+	    ds.ds_syncreads, ds.ds_syncwrites, ds.ds_rsectors,
+	    ds.ds_wsectors, ds.ds_busy_us, ds.ds_idle_us);
+	ring(&ds, 0);
+}
+
 static void
 ringsummary(void)
 {
-	stats(&ds, 0);
-	printf("ring unit=%d n=%llu reads=%llu writes=%llu rsectors=%llu "
-	    "wsectors=%llu busy_us=%llu idle_us=%llu", unit,
-	    ds.ds_reads + ds.ds_writes, ds.ds_reads, ds.ds_writes,
-	    ds.ds_rsectors, ds.ds_wsectors, ds.ds_busy_us, ds.ds_idle_us);
-	ring(&ds, 0);
+	printf("ring unit=%d", unit);
+	counters();
+}
+
+/* One file pass: what it moved, how long it took, and the disk's view. */
+static void
+filereport(const char *what, u_int64_t bytes, u_int64_t us)
+{
+	u_int64_t milli;
+
+	if (us == 0)
+		us = 1;
+	milli = bytes * 1000 / us;	/* bytes/us = 10^6 bytes/s */
+	printf("%s unit=%d size=%ld bytes=%llu usecs=%llu mbps=%llu.%03llu",
+	    what, unit, iosize, bytes, us, milli / 1000, milli % 1000);
+	counters();
+}
+
+static char *
+iobuffer(void)
+{
+	char *buf;
+	long i;
+
+	if (iosize == 0)
+		usage();
+	if ((buf = malloc(iosize)) == NULL)
+		errx(1, "no memory for %ld bytes", iosize);
+	for (i = 0; i < iosize; i++)	/* not zeros: nothing can skip them */
+		buf[i] = (char)i;
+	return buf;
+}
+
+static void
+filewrite(const char *path)
+{
+	u_int64_t start, done;
+	long n;
+	char *buf;
+	int fd;
+
+	buf = iobuffer();
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644)) < 0)
+		err(1, "%s", path);
+	stats(NULL, 1);
+	start = now_us();
+	for (done = 0; done < (u_int64_t)total; done += n) {
+		n = total - done < (u_int64_t)iosize ? (long)(total - done) :
+		    iosize;
+		if (write(fd, buf, n) != n)
+			err(1, "%s: write at %llu", path, done);
+	}
+	if (fsync(fd) < 0)
+		err(1, "%s: fsync", path);
+	filereport("fwrite", done, now_us() - start);
+	close(fd);
+	free(buf);
+}
+
+static void
+fileread(const char *path)
+{
+	u_int64_t start, done;
+	char *buf;
+	int fd, n;
+
+	buf = iobuffer();
+	if ((fd = open(path, O_RDONLY)) < 0)
+		err(1, "%s", path);
+	stats(NULL, 1);
+	start = now_us();
+	for (done = 0; (n = read(fd, buf, iosize)) > 0; done += n)
+		;
+	if (n < 0)
+		err(1, "%s: read at %llu", path, done);
+	filereport("fread", done, now_us() - start);
+	close(fd);
+	free(buf);
 }
 
 int
@@ -230,8 +338,11 @@ main(int argc, char *argv[])
 {
 	int ch;
 
-	while ((ch = getopt(argc, argv, "n:s:u:")) != -1) {
+	while ((ch = getopt(argc, argv, "b:n:s:t:u:")) != -1) {
 		switch (ch) {
+		case 'b':
+			iosize = number(optarg);
+			break;
 		case 'n':
 			count = number(optarg);
 			break;
@@ -239,6 +350,9 @@ main(int argc, char *argv[])
 			seed = (u_int32_t)number(optarg);
 			if (seed == 0)		/* xorshift's one fixed point */
 				seed = 1;
+			break;
+		case 't':
+			total = number(optarg);
 			break;
 		case 'u':
 			unit = (int)number(optarg);
@@ -249,9 +363,13 @@ main(int argc, char *argv[])
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc != 1)
+	if (argc == 2 && strcmp(argv[0], "fwrite") == 0)
+		filewrite(argv[1]);
+	else if (argc == 2 && strcmp(argv[0], "fread") == 0)
+		fileread(argv[1]);
+	else if (argc != 1)
 		usage();
-	if (strcmp(argv[0], "random") == 0)
+	else if (strcmp(argv[0], "random") == 0)
 		randomreads();
 	else if (strcmp(argv[0], "stroke") == 0)
 		strokereads();

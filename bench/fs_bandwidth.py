@@ -1,0 +1,237 @@
+#!/usr/bin/python3
+"""File-system bandwidth (thesis 7.3, figures 7-1 and 7-4): FFS and EFS next to the raw disk.
+
+    bench/fs_bandwidth.py [--profile hp97560] [--mb 4] [--out build/bench]
+
+Boots a guest whose scratch disk sd1 is served by the drive model (tests/guest.py)
+and measures sequential bandwidth for transfer sizes S = 4 KB .. 1 MB, one pass per
+point:
+
+  RAW    dd bs=S on /dev/rsd1c from sector 0, dd's own bytes/sec, as raw_disk.py
+         does it (write, then read);
+  FFS    newfs: 4 KB blocks, rotdelay 4 ms, maxcontig 1;
+  EFS    newfs -E: rotdelay 0, maxcontig 16 (64 KB clusters).
+
+A file pass is bin/rawbench: WRITE removes the old file and syncs, then times
+write(2) calls of S bytes that make a fresh --mb MB file, and the fsync after them
+(rawbench fwrite); READ unmounts and mounts the file system (a cold cache), then
+times read(2) calls of S bytes to the end of the file (rawbench fread).  Every pass
+also gives the READ/WRITE commands the kernel counted for sd1 (thesis 7.2).
+
+Then the rotdelay sweep of thesis 7.3.1: FFS made with newfs -d 0, 1, 2, 3, 4, 6, 8
+ms (maxcontig 1), a write and a read pass with S = 64 KB on each; the best rotdelay
+is the one that writes and reads the file in the least time.
+
+The file systems are newfs -s 98304 (48 MB at the start of sd1): a newfs of the
+whole disk writes every inode block of 1.3 GB, 37 s on the timed disk, and the
+benchmark makes nine.  MB/s means 10^6 bytes/s (bytes per microsecond), the unit of
+raw_disk.py and of the drive's 1.6 MB/s bus.
+
+Writes build/bench/fs_bandwidth.txt (the tables) and build/bench/fs_bandwidth.png
+(MB/s by transfer size, write and read).  Nothing here is asserted: benchmarks
+report, tests assert.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TOP = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(TOP / "qemu"))
+sys.path.insert(0, str(TOP / "tests"))
+sys.path.insert(0, str(TOP / "bench"))
+import drivemodel  # noqa: E402
+from guest import Guest  # noqa: E402
+from raw_disk import (CMD_TIMEOUT, SIZES_KB, pyplot, rawbench, sequential,  # noqa: E402
+                      size_axis)
+
+FS_SECTORS = 98304  # newfs -s: 48 MB, the file system at the start of sd1
+FILE = "/mnt/fsbench"
+SWEEP_SIZE = 64 * 1024
+ROTDELAYS_MS = (0, 1, 2, 3, 4, 6, 8)
+SYSTEMS = {"FFS": "", "EFS": "-E"}  # name -> newfs flags
+OPS = ("write", "read")
+
+
+@dataclass
+class Pass:
+    """One timed pass: its bandwidth and the commands the disk saw."""
+
+    mbps: float  # 10^6 bytes/s
+    commands: int
+    usecs: int = 0  # the pass as rawbench timed it (file passes)
+    gap_us: int = 0  # mean idle time between commands (I/O log)
+
+
+@dataclass
+class Results:
+    profile: str
+    raw: dict[tuple[str, int], Pass] = field(default_factory=dict)  # (op, S)
+    fs: dict[tuple[str, str, int], Pass] = field(default_factory=dict)  # (fs, op, S)
+    sweep: dict[tuple[int, str], Pass] = field(default_factory=dict)  # (ms, op)
+    guest_s: float = 0.0
+
+
+# ----- measurements in the guest ------------------------------------------------------
+
+def raw_pass(g: Guest, op: str, size: int, total: int) -> Pass:
+    p = sequential(g, op[0], size, total)
+    return Pass(p.mbps, p.commands, gap_us=p.gap_us)
+
+
+def newfs(g: Guest, flags: str) -> None:
+    """A fresh file system on sd1a, mounted on /mnt."""
+    g.ok(f"newfs {flags} -s {FS_SECTORS} /dev/rsd1a > /dev/null", timeout=CMD_TIMEOUT)
+    g.ok("mount /dev/sd1a /mnt")
+
+
+def file_pass(g: Guest, op: str, size: int, total: int) -> Pass:
+    """WRITE a fresh file of total bytes, or READ it back from a cold cache."""
+    if op == "write":
+        g.ok(f"rm -f {FILE} && sync")
+        f = rawbench(g, f"-b {size} -t {total} fwrite {FILE}")
+    else:
+        g.ok("umount /mnt && mount /dev/sd1a /mnt")
+        f = rawbench(g, f"-b {size} fread {FILE}")
+    if f["bytes"] != total:
+        raise RuntimeError(f"rawbench {op} moved {f['bytes']} bytes, not {total}: {f}")
+    return Pass(f["bytes"] / f["usecs"], f["n"], f["usecs"], f["gap_mean_us"])
+
+
+def show(what: str, p: Pass) -> None:
+    print(f"  {what:24s} {p.mbps:6.3f} MB/s  ({p.commands} commands)", flush=True)
+
+
+def measure(profile: str, total: int) -> Results:
+    res = Results(profile)
+    t0 = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        with Guest(Path(tmp), profile=profile) as g:
+            print(f"guest up ({time.monotonic() - t0:.0f} s); sd1 is "
+                  f"{g.boot_log.split('sd1 at ')[-1].splitlines()[0].strip()}", flush=True)
+            for op in OPS:
+                for kb in SIZES_KB:
+                    res.raw[op, kb] = raw_pass(g, op, kb * 1024, total)
+                    show(f"raw {op} {kb} KB", res.raw[op, kb])
+            for name, flags in SYSTEMS.items():
+                newfs(g, flags)
+                for kb in SIZES_KB:
+                    for op in OPS:
+                        res.fs[name, op, kb] = file_pass(g, op, kb * 1024, total)
+                        show(f"{name} {op} {kb} KB", res.fs[name, op, kb])
+                g.ok("umount /mnt")
+            for ms in ROTDELAYS_MS:
+                newfs(g, f"-d {ms}")
+                for op in OPS:
+                    res.sweep[ms, op] = file_pass(g, op, SWEEP_SIZE, total)
+                    show(f"FFS rotdelay {ms} ms {op}", res.sweep[ms, op])
+                g.ok("umount /mnt")
+            g.halt()
+    res.guest_s = time.monotonic() - t0
+    return res
+
+
+# ----- report ---------------------------------------------------------------------------
+
+def best_rotdelay(res: Results) -> tuple[int, int, int]:
+    """The rotdelays that write, read, and write-and-read the file in the least time."""
+    def usecs(ms: int, *ops: str) -> int:
+        return sum(res.sweep[ms, op].usecs for op in ops)
+    return (min(ROTDELAYS_MS, key=lambda ms: usecs(ms, "write")),
+            min(ROTDELAYS_MS, key=lambda ms: usecs(ms, "read")),
+            min(ROTDELAYS_MS, key=lambda ms: usecs(ms, *OPS)))
+
+
+def table(res: Results, total: int) -> str:
+    prof = drivemodel.get_profile(res.profile)
+    lines = [
+        f"File-system bandwidth (thesis 7.3), profile {res.profile}: {prof.description}",
+        f"{total >> 20} MB file, one pass per point, on newfs -s {FS_SECTORS} /dev/rsd1a "
+        f"({FS_SECTORS >> 11} MB at the start of sd1).",
+        "FFS: newfs (4 KB blocks, rotdelay 4 ms, maxcontig 1).  EFS: newfs -E "
+        "(rotdelay 0, maxcontig 16).",
+        "WRITE: rm, sync, write(2) x SIZE to a fresh file, fsync; timed from the first "
+        "write to fsync's return.",
+        "READ: umount, mount (cold cache), read(2) x SIZE to the end of the file.",
+        "RAW: dd bs=SIZE on /dev/rsd1c from sector 0, dd's bytes/sec (as raw_disk.py).",
+        "MB/s = 10^6 bytes/s; cmds = READ/WRITE commands the kernel counted for sd1 "
+        "during the pass (thesis 7.2).",
+    ]
+    for op, figure in (("write", "figure 7-1"), ("read", "figure 7-4")):
+        lines += ["", f"{op.capitalize()} bandwidth ({figure})",
+                  f"{'size':>8s} {'raw MB/s':>9s} {'FFS MB/s':>9s} {'EFS MB/s':>9s} "
+                  f"{'FFS cmds':>9s} {'EFS cmds':>9s} {'raw cmds':>9s}"]
+        for kb in SIZES_KB:
+            raw, ffs, efs = res.raw[op, kb], res.fs["FFS", op, kb], res.fs["EFS", op, kb]
+            lines.append(f"{kb:>6d}KB {raw.mbps:9.3f} {ffs.mbps:9.3f} {efs.mbps:9.3f} "
+                         f"{ffs.commands:9d} {efs.commands:9d} {raw.commands:9d}")
+    lines += ["", f"FFS rotdelay sweep (thesis 7.3.1): newfs -d MS (maxcontig 1), "
+              f"SIZE {SWEEP_SIZE >> 10} KB; both = 2 x file / (write time + read time); "
+              "gap = mean idle us between commands",
+              f"{'rotdelay':>8s} {'write MB/s':>11s} {'read MB/s':>10s} {'both MB/s':>10s} "
+              f"{'write cmds':>11s} {'read cmds':>10s} {'write gap':>10s} {'read gap':>9s}"]
+    for ms in ROTDELAYS_MS:
+        w, r = res.sweep[ms, "write"], res.sweep[ms, "read"]
+        both = 2 * total / (w.usecs + r.usecs)
+        lines.append(f"{ms:>5d} ms {w.mbps:11.3f} {r.mbps:10.3f} {both:10.3f} "
+                     f"{w.commands:11d} {r.commands:10d} {w.gap_us:10d} {r.gap_us:9d}")
+    bw, br, bb = best_rotdelay(res)
+    lines.append(f"best rotdelay: {bb} ms (least write + read time); "
+                 f"for writing alone {bw} ms, for reading alone {br} ms")
+    return "\n".join(lines)
+
+
+def plot(res: Results, path: Path) -> None:
+    plt = pyplot()
+    fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
+    for ax, op, figure in zip(axes, OPS, ("7-1", "7-4")):
+        curves = [("raw /dev/rsd1c", "tab:gray", [res.raw[op, kb] for kb in SIZES_KB])]
+        curves += [(name, colour, [res.fs[name, op, kb] for kb in SIZES_KB])
+                   for name, colour in (("FFS", "tab:red"), ("EFS", "tab:blue"))]
+        for label, colour, points in curves:
+            ax.plot(SIZES_KB, [p.mbps for p in points], "o-", color=colour, label=label)
+        size_axis(ax, "transfer size (read(2)/write(2) bytes)")
+        ax.set_title(f"{op} (thesis figure {figure})")
+        ax.legend(fontsize=8, loc="lower right")
+    axes[0].set_ylabel("MB/s (10^6 bytes/s)")
+    axes[0].set_ylim(bottom=0)
+    fig.suptitle(f"File-system bandwidth, {res.profile}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+# ----- main ---------------------------------------------------------------------------
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
+    ap.add_argument("--mb", type=int, default=4, help="megabytes per pass (the file size)")
+    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
+    args = ap.parse_args(argv)
+    if not drivemodel.get_profile(args.profile).timed:
+        print(f"fs_bandwidth: profile {args.profile} has no timing to measure",
+              file=sys.stderr)
+        return 2
+
+    start = time.monotonic()
+    total = args.mb << 20
+    res = measure(args.profile, total)
+    report = table(res, total)
+    elapsed = time.monotonic() - start
+    footer = f"guest part {res.guest_s:.0f} s, whole benchmark {elapsed:.0f} s"
+    print("\n" + report + "\n", flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    txt, png = args.out / "fs_bandwidth.txt", args.out / "fs_bandwidth.png"
+    txt.write_text(report + "\n\n" + footer + "\n")
+    plot(res, png)
+    print(f"{footer}\nwrote {txt} and {png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
