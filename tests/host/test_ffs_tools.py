@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from toolbuild import build_tools
+from toolbuild import build_tools, run
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
@@ -37,18 +37,6 @@ def bindir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     flags, e.g. -fsanitize=address,undefined, from $FFS_TOOLS_CFLAGS)."""
     return build_tools(tmp_path_factory.mktemp("bin"), TOOLS,
                        "FFS_TOOLS_CFLAGS")
-
-
-def run(bindir: Path, tool: str, *args: object,
-        expect: int | None = 0) -> subprocess.CompletedProcess[str]:
-    p = subprocess.run([str(bindir / tool), *map(str, args)],
-                       capture_output=True, text=True, timeout=60,
-                       stdin=subprocess.DEVNULL)
-    if expect is not None:
-        assert p.returncode == expect, (
-            f"{tool} {args}: exit {p.returncode}, wanted {expect}\n"
-            f"stdout:\n{p.stdout}\nstderr:\n{p.stderr}")
-    return p
 
 
 def image(tmp_path: Path, name: str = "disk.img", size: int = 32 * MB) -> Path:

@@ -12,13 +12,12 @@ import hashlib
 import random
 import re
 import struct
-import subprocess
 import zlib
 from pathlib import Path
 
 import pytest
 
-from toolbuild import build_tools
+from toolbuild import build_tools, run
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("newfs_lfs", "dumplfs")
@@ -37,18 +36,6 @@ def bindir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     e.g. -fsanitize=address,undefined, from $LFS_TOOLS_CFLAGS)."""
     return build_tools(tmp_path_factory.mktemp("bin"), TOOLS,
                        "LFS_TOOLS_CFLAGS")
-
-
-def run(bindir: Path, tool: str, *args: object,
-        expect: int | None = 0) -> subprocess.CompletedProcess[str]:
-    p = subprocess.run([str(bindir / tool), *map(str, args)],
-                       capture_output=True, text=True, timeout=120,
-                       stdin=subprocess.DEVNULL)
-    if expect is not None:
-        assert p.returncode == expect, (
-            f"{tool} {args}: exit {p.returncode}, wanted {expect}\n"
-            f"stdout:\n{p.stdout[-4000:]}\nstderr:\n{p.stderr}")
-    return p
 
 
 def image(tmp_path: Path, size: int, name: str = "lfs.img") -> Path:

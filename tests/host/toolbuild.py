@@ -1,7 +1,7 @@
-"""Compiling the file-system tools (usr.sbin/) for the host tests, the
-way the Makefile does: each tool's own sources plus the Makefile's
-TOOLSHARED list, read from the Makefile so the two never disagree.
-Extra compiler flags (say -fsanitize=address,undefined) come from the
+"""Compiling the file-system tools (usr.sbin/) for the host tests the
+way the Makefile does, and running them.  Each tool is its own sources
+plus the Makefile's TOOLSHARED list, read from the Makefile so the two
+never disagree.  Extra compiler flags (say -fsanitize=address,undefined) come from the
 environment variable the caller names."""
 from __future__ import annotations
 
@@ -31,3 +31,16 @@ def build_tools(out: Path, tools: list[str] | tuple[str, ...],
                *shared_sources()]
         subprocess.run(cmd, cwd=ROOT, check=True)
     return out
+
+
+def run(bindir: Path, tool: str, *args: object,
+        expect: int | None = 0) -> subprocess.CompletedProcess[str]:
+    """Run a built tool; with expect, its exit status must be that."""
+    p = subprocess.run([str(bindir / tool), *map(str, args)],
+                       capture_output=True, text=True, timeout=120,
+                       stdin=subprocess.DEVNULL)
+    if expect is not None:
+        assert p.returncode == expect, (
+            f"{tool} {args}: exit {p.returncode}, wanted {expect}\n"
+            f"stdout:\n{p.stdout[-4000:]}\nstderr:\n{p.stderr}")
+    return p

@@ -41,6 +41,7 @@
 
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/fs.h"
+#include "lib/fsutil/dinode.h"
 
 static union {
 	struct	fs fs;
@@ -374,7 +375,6 @@ dumpino(u_int32_t ino)
 	struct dinode di;
 	u_int8_t *frag;
 	int32_t off;
-	int i, ftype;
 
 	if (ino >= (u_int32_t)(sblock.fs_ncg * sblock.fs_ipg)) {
 		fprintf(stderr, "dumpfs: inode %u out of range\n", ino);
@@ -391,37 +391,9 @@ dumpino(u_int32_t ino)
 	}
 	memcpy(&di, frag + off % sblock.fs_fsize, sizeof(di));
 	free(frag);
-	ftype = di.di_mode & IFMT;
 	printf("inode\t%u\n", ino);
-	printf("mode\t%o\n", di.di_mode);
-	printf("nlink\t%d\n", di.di_nlink);
-	printf("uid\t%u\n", di.di_uid);
-	printf("gid\t%u\n", di.di_gid);
-	printf("size\t%llu\n", (unsigned long long)di.di_size);
-	printf("blocks\t%d\n", di.di_blocks);
-	printf("flags\t%x\n", di.di_flags);
-	printf("gen\t%d\n", di.di_gen);
-	printf("atime\t%d\n", di.di_atime);
-	printf("mtime\t%d\n", di.di_mtime);
-	printf("ctime\t%d\n", di.di_ctime);
-	if (ftype == IFCHR || ftype == IFBLK) {
-		printf("rdev\t%d,%d\n", (di.di_rdev >> 8) & 0xff,
-		    di.di_rdev & 0xff);
-		return (0);
-	}
-	if (ftype == IFLNK && di.di_size < (u_int64_t)sblock.fs_maxsymlinklen) {
-		printf("shortlink\t%.*s\n", (int)di.di_size,
-		    (char *)di.di_shortlink);
-		return (0);
-	}
-	printf("db\t");
-	for (i = 0; i < NDADDR; i++)
-		printf("%s%d", i ? " " : "", di.di_db[i]);
-	printf("\nib\t");
-	for (i = 0; i < NIADDR; i++)
-		printf("%s%d", i ? " " : "", di.di_ib[i]);
-	printf("\n");
-	return (dumpruns(&di));
+	return (fs_printdinode(&di, sblock.fs_maxsymlinklen) ? dumpruns(&di) :
+	    0);
 }
 
 int

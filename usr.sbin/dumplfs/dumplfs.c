@@ -31,6 +31,7 @@
 
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/lfs.h"
+#include "lib/fsutil/dinode.h"
 #include "dumplfs.h"
 
 #define SCANCHUNK	65536		/* bytes read at a time by the scan */
@@ -335,7 +336,6 @@ dumpino(u_int32_t ino)
 	struct dinode di;
 	IFILE *ifp;
 	u_int32_t daddr;
-	int i, ftype;
 
 	ifp = ifentry(ino);
 	daddr = ino == LFS_IFILE_INUM ? fs.dlfs_idaddr :
@@ -353,39 +353,11 @@ dumpino(u_int32_t ino)
 		    ino, daddr);
 		return (1);
 	}
-	ftype = di.di_mode & IFMT;
 	printf("inode\t%u\n", ino);
 	printf("daddr\t%u\n", daddr);
 	if (ifp != NULL)
 		printf("version\t%u\n", ifp->if_version);
-	printf("mode\t%o\n", di.di_mode);
-	printf("nlink\t%d\n", di.di_nlink);
-	printf("uid\t%u\n", di.di_uid);
-	printf("gid\t%u\n", di.di_gid);
-	printf("size\t%llu\n", (unsigned long long)di.di_size);
-	printf("blocks\t%d\n", di.di_blocks);
-	printf("flags\t%x\n", di.di_flags);
-	printf("gen\t%d\n", di.di_gen);
-	printf("atime\t%d\n", di.di_atime);
-	printf("mtime\t%d\n", di.di_mtime);
-	printf("ctime\t%d\n", di.di_ctime);
-	if (ftype == IFCHR || ftype == IFBLK) {
-		printf("rdev\t%d,%d\n", (di.di_rdev >> 8) & 0xff,
-		    di.di_rdev & 0xff);
-		return (0);
-	}
-	if (ftype == IFLNK && di.di_size < (u_int64_t)fs.dlfs_maxsymlinklen) {
-		printf("shortlink\t%.*s\n", (int)di.di_size,
-		    (char *)di.di_shortlink);
-		return (0);
-	}
-	printf("db\t");
-	for (i = 0; i < NDADDR; i++)
-		printf("%s%d", i ? " " : "", di.di_db[i]);
-	printf("\nib\t");
-	for (i = 0; i < NIADDR; i++)
-		printf("%s%d", i ? " " : "", di.di_ib[i]);
-	printf("\n");
+	fs_printdinode(&di, fs.dlfs_maxsymlinklen);
 	return (0);
 }
 
