@@ -16,6 +16,13 @@ ffs_bwrite(struct buf *bp)
 	return bwrite(bp);
 }
 
+static int
+ffs_bdwrite(struct buf *bp)
+{
+	bdwrite(bp);
+	return 0;
+}
+
 int
 ffs_blksize(struct inode *ip, daddr_t lbn)
 {
@@ -36,6 +43,7 @@ const struct ufs_ops ffs_ufsops = {
 	.uo_truncate = ffs_truncate,
 	.uo_update = ffs_update,
 	.uo_bwrite = ffs_bwrite,
+	.uo_bdwrite = ffs_bdwrite,
 	.uo_vget = ffs_vget,
 	.uo_balloc = ffs_balloc,
 };

@@ -82,8 +82,8 @@ extern long bufspace;			/* bytes of buffer memory in use */
 extern long maxbufspace;		/* limit on bufspace */
 extern int bqcount[BQUEUES];		/* buffers on each free queue */
 extern TAILQ_HEAD(bqueue, buf) bufqueues[BQUEUES];
-extern int locked_queue_count;		/* buffers on LOCKED (thesis 6.5.2) */
-extern long locked_queue_bytes;
+extern int locked_queue_count;		/* B_LOCKED buffers (thesis 6.5.2) */
+extern long locked_queue_bytes;		/* and their memory */
 
 void	bufinit(void);
 struct buf *getblk(struct vnode *, daddr_t lblkno, int size);
@@ -96,6 +96,8 @@ int	bwrite(struct buf *);
 void	bawrite(struct buf *);
 void	bdwrite(struct buf *);
 void	brelse(struct buf *);
+void	bsetlocked(struct buf *);
+void	bclrlocked(struct buf *);
 void	biostart(struct buf *, int rw);
 void	biodone(struct buf *);
 int	biowait(struct buf *);

@@ -54,6 +54,7 @@ struct proc {
 	const char *p_wmesg;
 	int	p_slpflags;		/* PCATCH: signals interrupt sleep */
 	u_int32_t p_timeout;		/* tick to wake at, or 0 */
+	int	p_lfsdirop;		/* LFS dirops it is inside */
 
 	struct file *p_fd[NOFILE];	/* open files */
 	char	p_fdflags[NOFILE];	/* FD_CLOEXEC */

@@ -73,10 +73,6 @@ bremfree(struct buf *bp)
 	if (bp->b_qindex != QUEUE_NONE) {
 		TAILQ_REMOVE(&bufqueues[bp->b_qindex], bp, b_freelist);
 		bqcount[bp->b_qindex]--;
-		if (bp->b_qindex == QUEUE_LOCKED) {
-			locked_queue_count--;
-			locked_queue_bytes -= bp->b_bufsize;
-		}
 		bp->b_qindex = QUEUE_NONE;
 	}
 	splx(s);
@@ -91,10 +87,39 @@ binsfree(struct buf *bp, int q, int head)
 	else
 		TAILQ_INSERT_TAIL(&bufqueues[q], bp, b_freelist);
 	bqcount[q]++;
-	if (q == QUEUE_LOCKED) {
+}
+
+/*
+ * LFS takes a dirty buffer (B_LOCKED): brelse keeps it on the LOCKED
+ * queue, where getnewbuf never looks, until the segment writer has
+ * written it (thesis 6.5.2).  locked_queue_count and _bytes count these
+ * buffers whether they sit on the queue or are busy with a reader or
+ * the writer, which is what the LFS thresholds must see.
+ */
+void
+bsetlocked(struct buf *bp)
+{
+	int s = splbio();
+
+	if (!(bp->b_flags & B_LOCKED)) {
+		bp->b_flags |= B_LOCKED;
 		locked_queue_count++;
 		locked_queue_bytes += bp->b_bufsize;
 	}
+	splx(s);
+}
+
+void
+bclrlocked(struct buf *bp)
+{
+	int s = splbio();
+
+	if (bp->b_flags & B_LOCKED) {
+		bp->b_flags &= ~B_LOCKED;
+		locked_queue_count--;
+		locked_queue_bytes -= bp->b_bufsize;
+	}
+	splx(s);
 }
 
 /* Associate a buffer with a vnode (on its clean list). */
@@ -145,6 +170,8 @@ allocbuf(struct buf *bp, int size)
 			free(bp->b_data);
 		}
 		bufspace += want - bp->b_bufsize;
+		if (bp->b_flags & B_LOCKED)
+			locked_queue_bytes += want - bp->b_bufsize;
 		bp->b_data = data;
 		bp->b_bufsize = want;
 	}
@@ -434,6 +461,7 @@ brelse(struct buf *bp)
 				reassignbuf(bp, bp->b_vp);
 		}
 		bp->b_flags |= B_INVAL;
+		bclrlocked(bp);
 		if (bp->b_vp != NULL) {
 			LIST_REMOVE(bp, b_hash);
 			brelvp(bp);

@@ -132,6 +132,9 @@ struct vnode {
 #define VONFREELIST	0x0004
 #define VBWAIT		0x0008		/* someone waits for v_numoutput */
 #define VSYSTEM		0x0010		/* used by the file system itself */
+#define VDIROP		0x0020		/* LFS: in a dirop not yet written */
+#define VHELD		0x0040		/* LFS: kept until its changes are
+					 * written (lfs_inactive) */
 
 /* ioflag for read/write */
 #define IO_UNIT		0x01		/* all or nothing */

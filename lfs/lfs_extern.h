@@ -1,13 +1,18 @@
 /*
- * The kernel's BSD-LFS: the in-core superblock and what the lfs/ files
- * offer each other.  The on-disk format is sys/ufs/lfs.h.
+ * The kernel's BSD-LFS: the in-core superblock, the partial segment
+ * being built, and what the lfs/ files offer each other.  The on-disk
+ * format is sys/ufs/lfs.h.  Where each thesis concept lives:
  *
- * Where things stand: a file system made by newfs_lfs mounts read-only;
- * reads go through the shared UFS code (bmap over block addresses,
- * cluster_read); inodes are found through the ifile's inode map.  The
- * segment writer (lfs_segwrite), block accounting and the cleaner's
- * system calls come next (issue 6); until then a read-write mount is
- * refused with a message rather than accepted and lost.
+ *	lfs_bio.c	lfs_bwrite and the LOCKED queue thresholds (6.5.2),
+ *			block accounting (6.2.2), dirop state (6.3.3),
+ *			the segment lock
+ *	lfs_balloc.c	lfs_balloc: a block enters the cache
+ *	lfs_alloc.c	the ifile: its entries, lfs_valloc, lfs_vfree
+ *	lfs_inode.c	lfs_update, lfs_truncate, lfs_inactive
+ *	lfs_segment.c	the segment writer, lfs_segwrite (6.3.1, 6.5.3)
+ *	lfs_syscalls.c	the cleaner's calls (6.4)
+ *	lfs_vfsops.c	mount, checkpoints on sync, unmount
+ *	lfs_vnops.c	the vnode table, directory operations bracketed
  */
 #ifndef _LFS_LFS_EXTERN_H_
 #define _LFS_LFS_EXTERN_H_
@@ -16,21 +21,131 @@
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/lfs.h"
 #include "ufs/inode.h"
+#include "kern/queue.h"
+
+struct proc;
+struct segment;
+struct lfs_pseg;
+
+/*
+ * In an in-core block pointer (inode or indirect block): a block that
+ * exists in the cache and has no disk address yet.  It never reaches
+ * the disk (the writer assigns an address first, and writes 0 for any
+ * it did not).  In an IFILE entry: an inode allocated, not yet written.
+ */
+#define LFS_UNASSIGNED	(-1)
 
 struct lfs {
-	struct dlfs lfs_dlfs;		/* the checkpoint mounted */
+	struct dlfs lfs_dlfs;		/* parameters; checkpoint fields kept
+					 * current in core */
 	u_int32_t lfs_sbaddr;		/* which copy it came from */
 	struct vnode *lfs_ivnode;	/* the ifile */
 	u_int32_t lfs_maxino;		/* inode numbers the ifile maps */
+	struct ufsmount *lfs_ump;
+	int	lfs_ronly;
+
+	/* the segment writer (lfs_segment.c) */
+	struct proc *lfs_seglock;	/* holder of the segment lock */
+	int	lfs_seglockwant;
+	struct segment *lfs_sp;		/* partial segment being built */
+	TAILQ_HEAD(, lfs_pseg) lfs_inflight;	/* written, not yet done */
+	long	lfs_inflight_bytes;
+	u_int32_t lfs_nclean;		/* clean segments */
+	u_int32_t lfs_ndirty;		/* segments holding log */
+	int64_t	lfs_lastckp;		/* time of the last checkpoint */
+	struct dlfs lfs_ckpsb;		/* the checkpoint being written */
+
+	/* accounting (lfs_bio.c); lfs_bfree and lfs_avail are in dlfs */
+	int	lfs_nlocked;		/* its buffers charged to lfs_avail */
+	int	lfs_nheld;		/* vnodes held until written (VHELD) */
+
+	/* directory operations (thesis 6.3.3) */
+	int	lfs_dirops;		/* dirop_in_progress: how many */
+	int	lfs_doneops;		/* one happened since the ifile was
+					 * last written */
+	int	lfs_writer;		/* 1: waiting for dirops to end;
+					 * 2: in its dirop pass */
+
+	/* the cleaner (lfs_syscalls.c) */
+	int	lfs_cleaners;		/* processes in lfs_segwait */
+	int64_t	lfs_cleanerseen;	/* when one last called in */
+
+	struct lfs_stats lfs_stats;	/* thesis 7.2 */
 };
 
 #define VFSTOLFS(mp)	((struct lfs *)VFSTOUFS(mp)->um_lfs)
+#define ITOLFS(ip)	((struct lfs *)(ip)->i_ump->um_lfs)
+
+/* lfs_segwrite flags */
+#define SEGM_CKP	0x01		/* a checkpoint: ifile and superblock */
+#define SEGM_SYNC	0x02		/* for fsync or sync: counted as such */
+#define SEGM_CLEAN	0x04		/* the cleaner's blocks (lfs_markv) */
+#define SEGM_UNMOUNT	0x08		/* the last checkpoint: clean */
+
+/* A reference to an entry of the ifile (lfs_ifget / lfs_ifput). */
+struct lfs_ifref {
+	struct buf *ir_bp;
+	int	ir_ours;		/* the segment writer already holds it */
+};
 
 extern const struct vnodeops lfs_vnodeops;
 extern const struct ufs_ops lfs_ufsops;
 extern const struct vfsops lfs_vfsops;
 
-int	lfs_vget(struct mount *, ino_t, struct vnode **);
+/* lfs_alloc.c */
+void	*lfs_ifget(struct lfs *, daddr_t lbn, int idx, size_t size,
+	    struct lfs_ifref *);
+void	lfs_ifput(struct lfs *, struct lfs_ifref *, int changed);
+#define LFS_SEGENTRY(fs, sn, r) ((SEGUSE *)lfs_ifget((fs), \
+	lfs_seguse_lbn(&(fs)->lfs_dlfs, (sn)), \
+	(sn) % (fs)->lfs_dlfs.dlfs_sepb, sizeof(SEGUSE), (r)))
+#define LFS_IENTRY(fs, ino, r) ((IFILE *)lfs_ifget((fs), \
+	lfs_ifile_lbn(&(fs)->lfs_dlfs, (ino)), \
+	(ino) % (fs)->lfs_dlfs.dlfs_ifpb, sizeof(IFILE), (r)))
+#define LFS_CLEANERINFO(fs, r) ((CLEANERINFO *)lfs_ifget((fs), 0, 0, \
+	sizeof(CLEANERINFO), (r)))
 int	lfs_ifind(struct lfs *, ino_t, IFILE *);
+void	lfs_seguse_add(struct lfs *, u_int32_t daddr, int32_t bytes);
+int	lfs_valloc(struct inode *pip, int mode, struct ucred *,
+	    struct vnode **);
+int	lfs_vfree(struct inode *pip, ino_t ino, int mode);
+
+/* lfs_balloc.c */
+int	lfs_balloc(struct inode *, daddr_t lbn, int size, struct ucred *,
+	    int flags, struct buf **);
+
+/* lfs_bio.c */
+int	lfs_bwrite(struct buf *);
+void	lfs_redirty(struct lfs *, struct buf *);
+void	lfs_check(struct vnode *);
+int	lfs_reserve(struct lfs *, int nblocks, struct ucred *, int wait);
+void	lfs_unreserve(struct lfs *, int nblocks);
+int	lfs_dirop_begin(struct vnode *);
+void	lfs_dirop_end(struct vnode *);
+void	lfs_mark(struct vnode *);
+void	lfs_checkheld(struct mount *);
+void	lfs_ifile_wait(struct lfs *);
+void	lfs_seglock(struct lfs *);
+void	lfs_segunlock(struct lfs *);
+void	lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn);
+void	lfs_discard(struct lfs *, struct buf *);
+
+/* lfs_inode.c */
+int	lfs_update(struct inode *, int waitfor);
+int	lfs_truncate(struct inode *, off_t length, int flags, struct ucred *);
+int	lfs_inactive(struct vnode *);
+int	lfs_vdirty(struct vnode *);
+
+/* lfs_segment.c */
+int	lfs_segwrite(struct mount *, int flags);
+struct segment *lfs_segalloc(struct lfs *);
+void	lfs_segfree(struct segment *);
+int	lfs_writesuper(struct lfs *, struct dlfs *);
+
+/* lfs_vfsops.c */
+int	lfs_vget(struct mount *, ino_t, struct vnode **);
+int	lfs_fsdirty(struct mount *);
+int	lfs_vcreate(struct mount *, ino_t, u_int32_t version,
+	    struct vnode **);
 
 #endif

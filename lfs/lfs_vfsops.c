@@ -8,6 +8,13 @@
  * a damaged disk fails the mount with a message, never a panic.  Then
  * the ifile's inode is read from the checkpoint's lfs_idaddr, and every
  * other inode is found through the ifile (lfs_vget).
+ *
+ * Read-write, the checkpoint's fields are kept current in core as the
+ * log grows; sync writes a checkpoint (lfs_segwrite with SEGM_CKP), and
+ * so does the update daemon every 30 seconds when there is anything to
+ * write.  Unmount writes the last one, marked clean, to every copy.
+ * Mounting after a crash takes the last checkpoint; the partial
+ * segments written after it are not rolled forward yet (issue 7).
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -131,24 +138,6 @@ lfs_readdin(struct ufsmount *ump, ino_t ino, struct dinode *dp)
 	return 0;
 }
 
-/* Inode ino's entry in the inode map. */
-int
-lfs_ifind(struct lfs *fs, ino_t ino, IFILE *ifp)
-{
-	struct dlfs *d = &fs->lfs_dlfs;
-	struct buf *bp;
-	int error;
-
-	if (ino >= fs->lfs_maxino)
-		return EINVAL;
-	error = bread(fs->lfs_ivnode, lfs_ifile_lbn(d, ino), d->dlfs_bsize,
-	    &bp);
-	if (error == 0)
-		*ifp = ((IFILE *)bp->b_data)[ino % d->dlfs_ifpb];
-	brelse(bp);
-	return error;
-}
-
 int
 lfs_vget(struct mount *mp, ino_t ino, struct vnode **vpp)
 {
@@ -162,6 +151,8 @@ lfs_vget(struct mount *mp, ino_t ino, struct vnode **vpp)
 		*vpp = NULL;
 		return EINVAL;
 	}
+	if (fs->lfs_sp != NULL)
+		lfs_checkheld(mp);
 	return ufs_vget_common(mp, ino, &lfs_vnodeops, lfs_readdin, vpp);
 }
 
@@ -175,8 +166,92 @@ lfs_blksize(struct inode *ip, daddr_t lbn)
 static void
 lfs_freemount(struct ufsmount *ump)
 {
+	struct lfs *fs = ump->um_lfs;
+
+	if (fs->lfs_sp != NULL)
+		lfs_segfree(fs->lfs_sp);
 	free(ump->um_lfs);
 	free(ump);
+}
+
+/* Count the clean segments; the writer continues at dlfs_offset. */
+static int
+lfs_mountrw(struct lfs *fs, const char *path)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct lfs_ifref r;
+	static int told;
+	u_int32_t sn;
+	SEGUSE *sup;
+
+	if (d->dlfs_curseg >= d->dlfs_nseg || d->dlfs_nextseg >= d->dlfs_nseg ||
+	    lfs_dtosn(d, d->dlfs_offset) != d->dlfs_curseg) {
+		printf("lfs_mount: %s: checkpoint names no valid log end\n",
+		    fs->lfs_ump->um_fspec);
+		return EINVAL;
+	}
+	fs->lfs_nclean = fs->lfs_ndirty = 0;
+	for (sn = 0; sn < d->dlfs_nseg; sn++) {
+		if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
+			return EIO;
+		if (sup->su_flags & SEGUSE_DIRTY)
+			fs->lfs_ndirty++;
+		else
+			fs->lfs_nclean++;
+		lfs_ifput(fs, &r, 0);
+	}
+	fs->lfs_sp = lfs_segalloc(fs);
+	if (path != NULL)
+		strlcpy(d->dlfs_fsmnt, path, sizeof(d->dlfs_fsmnt));
+	if (!told++) {
+		long startb, stopb;
+		int startn, stopn;
+
+		lfs_thresholds(&startb, &stopb, &startn, &stopn);
+		printf("lfs: start write at %ld KB or %d buffers, stop access "
+		    "at %ld KB or %d buffers\n", startb / 1024, startn,
+		    stopb / 1024, stopn);
+	}
+	/* On disk, the file system is now in use (not clean). */
+	fs->lfs_ckpsb = *d;
+	fs->lfs_ckpsb.dlfs_clean = 0;
+	d->dlfs_clean = 0;
+	return lfs_writesuper(fs, &fs->lfs_ckpsb);
+}
+
+/* A new inode, in core only: the map says LFS_UNASSIGNED until written. */
+static int
+lfs_newdin(struct ufsmount *ump, ino_t ino, struct dinode *dp)
+{
+	(void)ump;
+	memset(dp, 0, sizeof(*dp));
+	dp->di_inumber = ino;
+	return 0;
+}
+
+int
+lfs_vcreate(struct mount *mp, ino_t ino, u_int32_t version,
+    struct vnode **vpp)
+{
+	struct inode *ip;
+	int error;
+
+	error = ufs_vget_common(mp, ino, &lfs_vnodeops, lfs_newdin, vpp);
+	if (error)
+		return error;
+	ip = VTOI(*vpp);
+	if (ip->i_mode != 0) {
+		printf("lfs_valloc: inode %u is in use\n", (unsigned)ino);
+		vrele(*vpp);
+		*vpp = NULL;
+		return EIO;
+	}
+	memset(&ip->i_din, 0, sizeof(ip->i_din));
+	ip->i_din.di_inumber = ino;
+	ip->i_gen = version;
+	ip->i_flag |= IN_MODIFIED;
+	(*vpp)->v_flag |= VDIROP;	/* made by a dirop (lfs_valloc) */
+	return 0;
 }
 
 static int
@@ -194,6 +269,7 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 		return error;
 	ump = malloc(sizeof(*ump), M_WAITOK | M_ZERO);
 	ump->um_lfs = fs = malloc(sizeof(*fs), M_WAITOK | M_ZERO);
+	fs->lfs_ump = ump;
 	d = &fs->lfs_dlfs;
 	if ((error = lfs_findsb(devvp, fspec, d, &fs->lfs_sbaddr)) != 0)
 		goto out;
@@ -202,12 +278,6 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 		printf("lfs_mount: %s: file system is larger than the "
 		    "partition\n", fspec);
 		error = EINVAL;
-		goto out;
-	}
-	if (!ronly) {
-		printf("lfs_mount: %s: mount it read-only (mount -r): the "
-		    "segment writer is not in this kernel yet\n", fspec);
-		error = EROFS;
 		goto out;
 	}
 	if (!d->dlfs_clean)
@@ -249,7 +319,12 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 		vrele(ivp);
 		goto out;
 	}
-	(void)path;
+	fs->lfs_ronly = ronly;
+	TAILQ_INIT(&fs->lfs_inflight);
+	if (!ronly && (error = lfs_mountrw(fs, path)) != 0) {
+		vrele(ivp);
+		goto out;
+	}
 	return 0;
 out:
 	mp->mnt_data = NULL;
@@ -263,14 +338,19 @@ lfs_unmount(struct mount *mp, int flags)
 {
 	struct ufsmount *ump = VFSTOUFS(mp);
 	struct lfs *fs = ump->um_lfs;
-	int error;
+	int error, i;
 
+	/* Written vnodes are let go; freeing an unlinked one dirties more. */
+	for (i = 0; !fs->lfs_ronly && i < 4 && lfs_fsdirty(mp); i++)
+		lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC);
 	if ((error = vflush(mp, fs->lfs_ivnode, flags)) != 0)
 		return error;
+	if (!fs->lfs_ronly)
+		lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC | SEGM_UNMOUNT);
 	fs->lfs_ivnode->v_flag &= ~VSYSTEM;
 	vgone(fs->lfs_ivnode);
 	vrele(fs->lfs_ivnode);
-	ufs_closedev(ump->um_devvp, 1, 0);
+	ufs_closedev(ump->um_devvp, fs->lfs_ronly, 0);
 	lfs_freemount(ump);
 	mp->mnt_data = NULL;
 	return 0;
@@ -287,7 +367,9 @@ lfs_statfs(struct mount *mp, struct statfs *sbp)
 {
 	struct lfs *fs = VFSTOLFS(mp);
 	struct dlfs *d = &fs->lfs_dlfs;
-	long reserve = (long)((int64_t)d->dlfs_dsize * d->dlfs_minfree / 100);
+	long reserve = (long)((int64_t)d->dlfs_dsize * d->dlfs_minfree / 100) +
+	    (long)d->dlfs_minfreeseg * d->dlfs_ssize +
+	    d->dlfs_nfiles / d->dlfs_inopb + 1;	/* the log's inode blocks */
 
 	sbp->f_type = 3;
 	sbp->f_bsize = d->dlfs_bsize;
@@ -300,11 +382,29 @@ lfs_statfs(struct mount *mp, struct statfs *sbp)
 	return 0;
 }
 
+/* Anything the writer has to write? */
+int
+lfs_fsdirty(struct mount *mp)
+{
+	struct lfs *fs = VFSTOLFS(mp);
+	struct vnode *vp;
+
+	if (fs->lfs_doneops)
+		return 1;
+	LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes)
+		if (vp->v_type != VBAD && (lfs_vdirty(vp) ||
+		    (vp->v_flag & (VDIROP | VHELD))))
+			return 1;
+	return 0;
+}
+
+/* sync: a checkpoint, unless nothing changed (an idle LFS stays idle). */
 static int
 lfs_sync(struct mount *mp, int waitfor)
 {
-	(void)mp, (void)waitfor;	/* read-only: nothing to write */
-	return 0;
+	if ((mp->mnt_flag & MNT_RDONLY) || !lfs_fsdirty(mp))
+		return 0;
+	return lfs_segwrite(mp, SEGM_CKP | (waitfor ? SEGM_SYNC : 0));
 }
 
 const struct vfsops lfs_vfsops = {

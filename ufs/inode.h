@@ -10,6 +10,7 @@
  *   truncate   shorten (or lengthen) a file
  *   update     write an inode's on-disk copy
  *   bwrite     write a buffer the layout's way (LFS: to the LOCKED queue)
+ *   bdwrite    write it later, the layout's way (FFS: bdwrite)
  *   vget       the vnode of an inode number
  * plus balloc, the block allocator for writes (ffs_balloc, lfs_balloc).
  *
@@ -42,6 +43,7 @@ struct ufs_ops {
 		    struct ucred *);
 	int	(*uo_update)(struct inode *, int waitfor);
 	int	(*uo_bwrite)(struct buf *);
+	int	(*uo_bdwrite)(struct buf *);
 	int	(*uo_vget)(struct mount *, ino_t, struct vnode **);
 	int	(*uo_balloc)(struct inode *, daddr_t lbn, int size,
 		    struct ucred *, int flags, struct buf **);
@@ -111,6 +113,7 @@ struct inode {
 #define UFS_TRUNCATE(ip, len, fl, cred)	UFS_OPS(ip)->uo_truncate((ip), (len), (fl), (cred))
 #define UFS_UPDATE(ip, waitfor)		UFS_OPS(ip)->uo_update((ip), (waitfor))
 #define UFS_BWRITE(ip, bp)		UFS_OPS(ip)->uo_bwrite(bp)
+#define UFS_BDWRITE(ip, bp)		UFS_OPS(ip)->uo_bdwrite(bp)
 #define UFS_VGET(ip, ino, vpp)		UFS_OPS(ip)->uo_vget((ip)->i_ump->um_mountp, (ino), (vpp))
 #define UFS_BALLOC(ip, lbn, sz, cred, fl, bpp) UFS_OPS(ip)->uo_balloc((ip), (lbn), (sz), (cred), (fl), (bpp))
 

@@ -10,6 +10,10 @@
  * the same rule.  LFS needs these names to find indirect blocks in the
  * cache and to write them to the log like any other block.
  *
+ * A pointer of 0 is a hole; LFS also keeps LFS_UNASSIGNED (-1) in the
+ * pointer of a block that exists only in the cache so far, which has no
+ * disk address either.
+ *
  * bmap also returns how many blocks after bn follow contiguously on the
  * disk (the run), which clustering (EFS) and LFS reads use.
  */
@@ -76,6 +80,14 @@ ufs_getindir(struct vnode *vp, daddr_t lbn, daddr_t blkno, struct buf **bpp)
 	*bpp = bp;
 	if (bp->b_flags & (B_DONE | B_DELWRI))
 		return 0;
+	if (blkno < 0) {		/* LFS_UNASSIGNED, yet not cached */
+		printf("ufs: indirect block %ld of inode %u is lost\n",
+		    (long)lbn, (unsigned)VTOI(vp)->i_number);
+		bp->b_flags |= B_INVAL;
+		brelse(bp);
+		*bpp = NULL;
+		return EIO;
+	}
 	bp->b_blkno = blkno;
 	bp->b_flags |= B_READ;
 	bp->b_flags &= ~(B_ERROR | B_INVAL);
@@ -117,8 +129,8 @@ ufs_bmaparray(struct vnode *vp, daddr_t bn, daddr_t *bnp, int *runp)
 		return error;
 	if (num == 0) {
 		daddr = ip->i_db[bn];
-		*bnp = daddr ? (daddr << ump->um_bptrtodb) : -1;
-		if (daddr && runp)
+		*bnp = daddr > 0 ? (daddr << ump->um_bptrtodb) : -1;
+		if (daddr > 0 && runp)
 			for (++bn; bn < NDADDR && *runp < maxrun &&
 			    is_sequential(ump, ip->i_db[bn - 1], ip->i_db[bn]);
 			    ++bn, ++*runp)
@@ -135,7 +147,7 @@ ufs_bmaparray(struct vnode *vp, daddr_t bn, daddr_t *bnp, int *runp)
 			return error;
 		bap = (int32_t *)bp->b_data;
 		daddr = bap[a[k].in_off];
-		if (k == num - 1 && daddr && runp)
+		if (k == num - 1 && daddr > 0 && runp)
 			for (bn = a[k].in_off + 1; bn < ump->um_nindir &&
 			    *runp < maxrun &&
 			    is_sequential(ump, bap[bn - 1], bap[bn]);
@@ -143,7 +155,7 @@ ufs_bmaparray(struct vnode *vp, daddr_t bn, daddr_t *bnp, int *runp)
 				continue;
 		brelse(bp);
 	}
-	*bnp = daddr ? (daddr << ump->um_bptrtodb) : -1;
+	*bnp = daddr > 0 ? (daddr << ump->um_bptrtodb) : -1;
 	return 0;
 }
 

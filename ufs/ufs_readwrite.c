@@ -5,7 +5,7 @@
  * a file system that clusters (EFS, LFS), through cluster_read and its
  * adaptive read-ahead.  Writes get their block from the layout's balloc
  * (which allocates disk space, or for LFS reserves it) and hand it back
- * as a delayed write; a filled block goes to cluster_write on EFS, and
+ * as a delayed write (LFS: onto the LOCKED queue); a filled block goes to cluster_write on EFS, and
  * straight to disk asynchronously on FFS.
  */
 #include "kern/systm.h"
@@ -107,7 +107,7 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		else if (ump->um_asyncfull && on + n == bsize)
 			bawrite(bp);
 		else
-			bdwrite(bp);
+			UFS_BDWRITE(ip, bp);
 		ip->i_flag |= IN_CHANGE | IN_UPDATE;
 		if (error)
 			break;

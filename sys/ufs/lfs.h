@@ -175,6 +175,27 @@ typedef struct finfo {
 } FINFO;
 #define FINFOSIZE	(sizeof(FINFO) - sizeof(int32_t))	/* no blocks */
 
+/*
+ * The kernel's LFS counters (thesis 7.2), per file system; lfsstat
+ * prints them (SYS_lfsstats).
+ */
+struct lfs_stats {
+	u_int64_t segwrites;		/* runs of the segment writer */
+	u_int64_t segs_used;		/* segments the writer moved into */
+	u_int64_t ckps;			/* checkpoints */
+	u_int64_t writes;		/* disk transfers issued */
+	u_int64_t psegs;		/* partial segments */
+	u_int64_t psegs_sync;		/* ... for fsync and sync */
+	u_int64_t psegs_clean;		/* ... for the cleaner */
+	u_int64_t psegs_dirop;		/* ... carrying a directory op */
+	u_int64_t blocks;		/* blocks written, summaries too */
+	u_int64_t blocks_clean;		/* ... for the cleaner */
+	u_int64_t start_write;		/* start-write threshold reached */
+	u_int64_t stop_access;		/* stop-access threshold reached */
+	u_int64_t cleaner_waits;	/* writers that waited for space */
+	u_int64_t segs_cleaned;		/* segments lfs_segclean returned */
+};
+
 /* Parameters from the superblock. */
 #define lfs_fsbtodb(fs, b)	((int64_t)(b) << (fs)->dlfs_fsbtodb)
 #define lfs_dbtofsb(fs, db)	((u_int32_t)((db) >> (fs)->dlfs_fsbtodb))

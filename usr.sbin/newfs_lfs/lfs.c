@@ -22,10 +22,13 @@
  * Accounting (thesis 6.2.2), as the kernel must find it after newfs_lfs:
  *	dsize	blocks of all segments the log may use: all but the boot
  *		area and the superblock copies (summaries count as log)
- *	bfree	dsize - the blocks of the initial partial segment, its
- *		summary included
+ *	bfree	dsize - the blocks of live file data (the ifile's, the
+ *		directories'): summaries and inode blocks are log overhead,
+ *		like dead blocks they come back when cleaned, and the
+ *		kernel keeps a reserve for them instead
  *	avail	the log blocks of the clean segments + those of segment 0
- *		from dlfs_offset to its end (so, here, equal to bfree)
+ *		from dlfs_offset to its end (so, here, bfree less the
+ *		summary and the inode block)
  *	su_nbytes of segment 0: the ifile, indirect and directory blocks in
  *		bytes + 3 * sizeof(struct dinode); the summary and the unused
  *		part of the inode block are not live data
@@ -189,7 +192,7 @@ checkpoint(void)
 	sb.dlfs_nextseg = 1;
 	sb.dlfs_lastpseg = ps.sum;
 	sb.dlfs_clean = 1;
-	sb.dlfs_bfree = sb.dlfs_dsize - (1 + ps.nblocks);
+	sb.dlfs_bfree = sb.dlfs_dsize - (ps.nblocks - 1);	/* not inodes */
 	seg0 = sb.dlfs_ssize - lfs_sbfirstblock(&sb, 0);
 	sb.dlfs_avail = sb.dlfs_dsize - seg0 +
 	    (sb.dlfs_ssize - sb.dlfs_offset);

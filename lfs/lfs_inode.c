@@ -1,0 +1,239 @@
+/*
+ * LFS inodes in the cache (4.4BSD lfs_inode.c): lfs_update, which
+ * writes nothing (the inode goes to disk with the next segment write,
+ * in an inode block of its partial segment), lfs_truncate, and
+ * lfs_inactive, which keeps a changed vnode out of reuse until the
+ * writer has written it.
+ *
+ * Truncation needs no write ordering here: nothing is overwritten in
+ * place, and the blocks it frees are only counted free (dlfs_bfree, the
+ * segment usage table); the space comes back when the cleaner cleans
+ * their segments.  Cached blocks past the end are dropped, and a dirty
+ * one gives back its promise of lfs_avail.
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/buf.h"
+#include "kern/proc.h"
+#include "kern/i386/cpu.h"
+#include "ufs/ufs_extern.h"
+#include "lfs/lfs_extern.h"
+
+#define SINGLE	0
+#define DOUBLE	1
+#define TRIPLE	2
+
+int
+lfs_update(struct inode *ip, int waitfor)
+{
+	(void)waitfor;
+	ufs_itimes(ip);
+	if (ITOV(ip)->v_mount->mnt_flag & MNT_RDONLY)
+		ip->i_flag &= ~IN_MODIFIED;
+	return 0;
+}
+
+/* Does vp hold changes the segment writer has not written? */
+int
+lfs_vdirty(struct vnode *vp)
+{
+	struct inode *ip = VTOI(vp);
+
+	return ip != NULL && ((ip->i_flag & (IN_ACCESS | IN_CHANGE |
+	    IN_UPDATE | IN_MODIFIED)) || !LIST_EMPTY(&vp->v_dirtyblkhd));
+}
+
+/*
+ * The last reference is gone.  A vnode with unwritten changes must not
+ * be reused (its inode would be lost with it), so it keeps one reference
+ * (VHELD) that the segment writer drops once it has written it.
+ */
+int
+lfs_inactive(struct vnode *vp)
+{
+	int error = ufs_inactive(vp);
+
+	if (!(vp->v_mount->mnt_flag & MNT_RDONLY) && !(vp->v_flag & VHELD) &&
+	    lfs_vdirty(vp)) {
+		vp->v_flag |= VHELD;
+		vp->v_usecount++;
+		ITOLFS(VTOI(vp))->lfs_nheld++;
+	}
+	return error;
+}
+
+/* A block of the file is gone: its space is no longer live. */
+static void
+lfs_blkfree(struct inode *ip, int32_t *ptr)
+{
+	struct lfs *fs = ITOLFS(ip);
+
+	if (*ptr == 0)
+		return;
+	if (*ptr > 0)
+		lfs_seguse_add(fs, *ptr, -(int32_t)fs->lfs_dlfs.dlfs_bsize);
+	fs->lfs_dlfs.dlfs_bfree++;
+	ip->i_blocks -= btodb(fs->lfs_dlfs.dlfs_bsize);
+	if (ip->i_blocks < 0)
+		ip->i_blocks = 0;
+	*ptr = 0;
+}
+
+/*
+ * Free what the indirect block at *ptr (logical block ilbn, level
+ * levels above the data, mapping data blocks from base) holds past
+ * lastblock, and the block itself if nothing of it stays.
+ */
+static int
+lfs_indirtrunc(struct inode *ip, daddr_t ilbn, int32_t *ptr, daddr_t base,
+    int level, daddr_t lastblock)
+{
+	struct lfs *fs = ITOLFS(ip);
+	struct ufsmount *ump = ip->i_ump;
+	struct vnode *vp = ITOV(ip);
+	struct indir a[NIADDR + 2];
+	daddr_t factor = 1, first;
+	int i, num, error, changed = 0;
+	struct buf *bp;
+	int32_t *bap;
+
+	if (*ptr == 0)
+		return 0;
+	for (i = 0; i < level; i++)
+		factor *= ump->um_nindir;
+	error = ufs_getindir(vp, ilbn, (daddr_t)*ptr << ump->um_bptrtodb, &bp);
+	if (error)
+		return error;
+	bap = (int32_t *)bp->b_data;
+	for (i = ump->um_nindir - 1; i >= 0; i--) {
+		first = base + i * factor;
+		if (first + factor - 1 <= lastblock)
+			break;			/* kept, and all before it */
+		if (bap[i] == 0)
+			continue;
+		changed = 1;
+		if (level == SINGLE) {
+			lfs_blkfree(ip, &bap[i]);
+			continue;
+		}
+		/* The child's name: its place on the path to first. */
+		if ((error = ufs_getlbns(ump, first, a, &num)) != 0)
+			break;
+		error = lfs_indirtrunc(ip, a[num - level].in_lbn, &bap[i],
+		    first, level - 1, lastblock);
+		if (error)
+			break;
+	}
+	if (base > lastblock && error == 0) {
+		lfs_discard(fs, bp);		/* nothing of it stays */
+		lfs_blkfree(ip, ptr);
+	} else if (changed)
+		lfs_bwrite(bp);
+	else
+		brelse(bp);
+	return error;
+}
+
+/* Drop the cached data blocks of vp past lastblock. */
+static void
+lfs_truncbuf(struct lfs *fs, struct vnode *vp, daddr_t lastblock)
+{
+	struct buf *bp, *next;
+	int pass, s;
+
+	for (pass = 0; pass < 2; pass++) {
+restart:
+		s = splbio();
+		bp = pass ? LIST_FIRST(&vp->v_dirtyblkhd) :
+		    LIST_FIRST(&vp->v_cleanblkhd);
+		for (; bp; bp = next) {
+			next = LIST_NEXT(bp, b_vnbufs);
+			if (bp->b_lblkno < 0 || bp->b_lblkno <= lastblock)
+				continue;
+			if (bp->b_flags & B_BUSY) {
+				bp->b_flags |= B_WANTED;
+				tsleep(bp, 0, "lfstrunc", 0);
+				splx(s);
+				goto restart;
+			}
+			bremfree(bp);
+			bp->b_flags |= B_BUSY;
+			splx(s);
+			lfs_discard(fs, bp);
+			goto restart;
+		}
+		splx(s);
+	}
+}
+
+int
+lfs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
+{
+	struct lfs *fs = ITOLFS(ip);
+	struct ufsmount *ump = ip->i_ump;
+	struct vnode *vp = ITOV(ip);
+	daddr_t lastblock, lbn, base[NIADDR], ilbn[NIADDR];
+	int bsize = ump->um_bsize, offset, level, i, error, allerror = 0;
+	off_t osize = ip->i_size;
+	struct buf *bp;
+
+	(void)flags;
+	if (length < 0)
+		return EINVAL;
+	if (vp->v_flag & VSYSTEM)
+		return EPERM;			/* the ifile only grows */
+	if (vp->v_type == VLNK && osize < (off_t)ump->um_maxsymlinklen &&
+	    ip->i_blocks == 0) {
+		memset(ip->i_shortlink, 0, osize);
+		ip->i_size = 0;
+		ip->i_flag |= IN_CHANGE | IN_UPDATE;
+		return 0;
+	}
+	if (length > osize) {
+		/* Lengthen: make the last byte's block; the rest are holes. */
+		lbn = (length - 1) >> ump->um_bshift;
+		error = lfs_balloc(ip, lbn, bsize, cred, B_CLRBUF, &bp);
+		if (error)
+			return error;
+		ip->i_size = length;
+		lfs_bwrite(bp);
+		ip->i_flag |= IN_CHANGE | IN_UPDATE;
+		return 0;
+	}
+	lfs_ifile_wait(fs);
+	/* Zero the kept tail of a partial last block. */
+	offset = length & (bsize - 1);
+	if (offset != 0) {
+		lbn = length >> ump->um_bshift;
+		error = lfs_balloc(ip, lbn, offset, cred, B_CLRBUF, &bp);
+		if (error)
+			return error;
+		memset(bp->b_data + offset, 0, bsize - offset);
+		lfs_bwrite(bp);
+	}
+	ip->i_size = length;
+	ip->i_flag |= IN_CHANGE | IN_UPDATE;
+	lastblock = ((length + bsize - 1) >> ump->um_bshift) - 1;
+
+	for (i = NDADDR - 1; i > lastblock; i--)
+		lfs_blkfree(ip, &ip->i_db[i]);
+	base[SINGLE] = NDADDR;
+	ilbn[SINGLE] = -NDADDR;
+	for (level = SINGLE + 1; level <= TRIPLE; level++) {
+		daddr_t span = 1;
+
+		for (i = 0; i < level; i++)
+			span *= ump->um_nindir;
+		base[level] = base[level - 1] + span;
+		ilbn[level] = ilbn[level - 1] - span - 1;
+	}
+	for (level = TRIPLE; level >= SINGLE; level--) {
+		error = lfs_indirtrunc(ip, ilbn[level], &ip->i_ib[level],
+		    base[level], level, lastblock);
+		if (error)
+			allerror = error;
+	}
+	lfs_truncbuf(fs, vp, lastblock);
+	return allerror;
+}

@@ -1,0 +1,942 @@
+/*
+ * The segment writer (thesis 6.3.1, 6.3.3, 6.5.3; 4.4BSD lfs_segment.c).
+ *
+ * lfs_segwrite takes the segment lock and writes, as partial segments
+ * appended to the log at dlfs_offset, every dirty block and inode of a
+ * file system:
+ *
+ *   pass 1   the vnodes not in a directory operation: for each
+ *            (lfs_writefile) its dirty data blocks in lbn order, then its
+ *            indirect blocks level by level, each block given the next
+ *            address of the partial segment as it is gathered (so its
+ *            parent, gathered later, points to it: lfs_updatemeta), then
+ *            its inode into an inode block (lfs_writeinode);
+ *   pass 2   if a dirop happened, or for a checkpoint: wait until no
+ *            dirop is in progress and let none begin, write the marked
+ *            vnodes, then the ifile and its inode (lfs_writeifile).
+ *            These partial segments carry SS_DIROP, all but the last
+ *            SS_CONT: the ifile inode's is the commit (thesis 6.3.3).
+ *
+ * A partial segment is closed (lfs_writeseg) when it is full, at the end
+ * of a pass, or when its segment is: its inode blocks take the addresses
+ * after its blocks, the inode map and segment usage table learn them,
+ * the summary gets its checksums, and the whole is copied into transfers
+ * of up to MAXPHYS and started.  The cache buffers stay busy, owned by
+ * the writer (B_GATHERED), until their transfer is done (lfs_drain);
+ * then they are clean, and leave the LOCKED queue.  Transfers of several
+ * partial segments are in flight at once, so the disk streams.  A
+ * checkpoint ends, once everything is on disk, with the superblock copy
+ * whose turn it is (lfs_writesuper).
+ *
+ * The writer changes ifile and indirect blocks it may already hold:
+ * lfs_ifget hands it those, and lfs_redirty marks them to be written
+ * again if their copy has left.  The ifile of a checkpoint is written
+ * until it is clean, at most a few rounds.
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/buf.h"
+#include "kern/conf.h"
+#include "kern/malloc.h"
+#include "kern/proc.h"
+#include "kern/i386/cpu.h"
+#include "ufs/ufs_extern.h"
+#include "lfs/lfs_extern.h"
+#include <sys/time.h>
+
+#define LFS_MAXINOBLKS	16		/* inode blocks in a partial segment */
+#define LFS_MINPSEG	3		/* summary, a block, an inode block */
+#define LFS_DATA	(-1)		/* lfs_gather: data blocks, not a level */
+
+/*
+ * A vnode that joined a directory operation while pass 1 was writing
+ * it: what the dirop changes must go in pass 2, so pass 1 stops there.
+ */
+#define LFS_LATEDIROP(sp, vp)	(!(sp)->sg_dirop && !(sp)->sg_ifile && \
+	((vp)->v_flag & VDIROP))
+
+struct segment {
+	u_int8_t *sg_sum;		/* the summary being built */
+	FINFO	*sg_fip;		/* the open FINFO, or NULL */
+	struct inode *sg_ip;		/* whose blocks are being gathered */
+	u_int32_t sg_sumused;		/* summary bytes used from the front */
+	u_int32_t sg_start;		/* where the summary goes */
+	u_int32_t sg_limit;		/* first block past the segment */
+	int	sg_open;		/* a partial segment is being built */
+	struct buf **sg_bufs;		/* its blocks after the summary */
+	int	sg_nbufs;
+	struct dinode *sg_iblks[LFS_MAXINOBLKS];	/* its inode blocks */
+	int	sg_niblks, sg_ninos;
+	int	sg_flags;		/* SEGM_* of this write */
+	int	sg_dirop;		/* in the dirop pass */
+	int	sg_ifile;		/* writing the ifile for pass 2 */
+};
+
+/* One partial segment on its way to the disk. */
+struct lfs_pseg {
+	TAILQ_ENTRY(lfs_pseg) ps_link;
+	int	ps_pending;		/* transfers not done */
+	int	ps_error;
+	long	ps_bytes;
+	int	ps_nbufs;
+	struct buf *ps_bufs[1];		/* cache buffers it carries */
+};
+
+/* One transfer of a partial segment. */
+struct lfs_chunk {
+	struct buf ch_buf;
+	struct lfs_pseg *ch_ps;
+};
+
+static int64_t
+lfs_now(void)
+{
+	struct timeval tv;
+
+	microtime(&tv);
+	return tv.tv_sec;
+}
+
+struct segment *
+lfs_segalloc(struct lfs *fs)
+{
+	struct segment *sp = malloc(sizeof(*sp), M_WAITOK | M_ZERO);
+
+	sp->sg_sum = malloc(fs->lfs_dlfs.dlfs_sumsize, M_WAITOK | M_ZERO);
+	sp->sg_bufs = malloc(fs->lfs_dlfs.dlfs_ssize * sizeof(struct buf *),
+	    M_WAITOK);
+	return sp;
+}
+
+void
+lfs_segfree(struct segment *sp)
+{
+	free(sp->sg_bufs);
+	free(sp->sg_sum);
+	free(sp);
+}
+
+static long
+lfs_inflight_max(void)
+{
+	return MIN(2 * 1024 * 1024, MAX(256 * 1024, maxbufspace / 4));
+}
+
+/* Move the log to dlfs_nextseg, and choose the segment after it. */
+static int
+lfs_newseg(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	u_int32_t sn = d->dlfs_nextseg, end, i;
+	struct lfs_ifref r;
+	SEGUSE *sup;
+
+	end = lfs_sntod(d, d->dlfs_curseg + 1);
+	if (d->dlfs_offset < end)
+		d->dlfs_avail -= end - d->dlfs_offset;	/* the tail unused */
+	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
+		return EIO;
+	if (!(sup->su_flags & SEGUSE_DIRTY)) {
+		fs->lfs_nclean--;
+		fs->lfs_ndirty++;
+	}
+	sup->su_flags |= SEGUSE_ACTIVE | SEGUSE_DIRTY;
+	sup->su_nbytes = 0;
+	sup->su_nsums = sup->su_ninos = 0;
+	sup->su_lastmod = lfs_now();
+	lfs_ifput(fs, &r, 1);
+	d->dlfs_curseg = sn;
+	d->dlfs_offset = lfs_sbfirstblock(d, sn);
+	fs->lfs_stats.segs_used++;
+	for (i = 1; i < d->dlfs_nseg; i++) {
+		u_int32_t n = (sn + i) % d->dlfs_nseg;
+		int clean;
+
+		if ((sup = LFS_SEGENTRY(fs, n, &r)) == NULL)
+			return EIO;
+		clean = !(sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE));
+		lfs_ifput(fs, &r, 0);
+		if (clean) {
+			d->dlfs_nextseg = n;
+			return 0;
+		}
+	}
+	printf("lfs: %s: no clean segment after segment %u\n",
+	    fs->lfs_ump->um_fspec, sn);
+	return ENOSPC;
+}
+
+/* Open a partial segment with room for at least need blocks. */
+static int
+lfs_initseg(struct lfs *fs, struct segment *sp, u_int32_t need)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	int error;
+
+	if (need < LFS_MINPSEG)
+		need = LFS_MINPSEG;
+	if (need > d->dlfs_ssize - 2)
+		need = d->dlfs_ssize - 2;
+	if (d->dlfs_offset + need > lfs_sntod(d, d->dlfs_curseg + 1) &&
+	    (error = lfs_newseg(fs)) != 0)
+		return error;
+	sp->sg_start = d->dlfs_offset;
+	sp->sg_limit = lfs_sntod(d, d->dlfs_curseg + 1);
+	memset(sp->sg_sum, 0, d->dlfs_sumsize);
+	sp->sg_sumused = sizeof(struct segsum);
+	sp->sg_fip = NULL;
+	sp->sg_nbufs = sp->sg_niblks = sp->sg_ninos = 0;
+	sp->sg_open = 1;
+	return 0;
+}
+
+/* Room for nb more blocks and sum more summary bytes (and an inode block)? */
+static int
+lfs_room(struct lfs *fs, struct segment *sp, int nb, int sum, int iblk)
+{
+	u_int32_t niblks = sp->sg_niblks + iblk;
+
+	return sp->sg_open && niblks <= LFS_MAXINOBLKS &&
+	    sp->sg_start + 1 + sp->sg_nbufs + nb + niblks <= sp->sg_limit &&
+	    sp->sg_sumused + sum + 4 * niblks <= fs->lfs_dlfs.dlfs_sumsize;
+}
+
+/* Close the FINFO of the file being gathered. */
+static void
+lfs_endfinfo(struct lfs *fs, struct segment *sp)
+{
+	FINFO *fip = sp->sg_fip;
+	struct inode *ip = sp->sg_ip;
+	daddr_t last;
+
+	if (fip == NULL)
+		return;
+	last = ip->i_size ? (ip->i_size - 1) >> fs->lfs_dlfs.dlfs_bshift : 0;
+	fip->fi_lastlength = fs->lfs_dlfs.dlfs_bsize;
+	if (fip->fi_blocks[fip->fi_nblocks - 1] == last && ip->i_size > 0)
+		fip->fi_lastlength = ip->i_size - ((off_t)last <<
+		    fs->lfs_dlfs.dlfs_bshift);
+	((struct segsum *)sp->sg_sum)->ss_nfinfo++;
+	sp->sg_fip = NULL;
+}
+
+static void lfs_chunkdone(struct buf *);
+static void lfs_drain(struct lfs *, int all);
+
+/* Copy the partial segment's blocks into transfers and start them. */
+static void
+lfs_startio(struct lfs *fs, struct segment *sp, struct lfs_pseg *ps,
+    int nblocks)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	int perchunk = MAXPHYS / d->dlfs_bsize, b, n, i;
+	struct segsum *ss = (struct segsum *)sp->sg_sum;
+	int nchunks = (nblocks + perchunk - 1) / perchunk;
+	struct lfs_chunk **chunks = malloc(nchunks * sizeof(*chunks), M_WAITOK);
+	u_int32_t crc = 0;
+
+	for (i = 0; i < nchunks; i++) {
+		struct lfs_chunk *ch = malloc(sizeof(*ch), M_WAITOK | M_ZERO);
+		struct buf *hdr = &ch->ch_buf;
+
+		n = MIN(perchunk, nblocks - i * perchunk);
+		hdr->b_data = malloc(n * d->dlfs_bsize, M_WAITOK);
+		hdr->b_bufsize = hdr->b_bcount = n * d->dlfs_bsize;
+		hdr->b_flags = B_BUSY | B_CALL | B_ASYNC |
+		    ((sp->sg_flags & SEGM_SYNC) ? B_SYNC : 0);
+		hdr->b_iodone = lfs_chunkdone;
+		hdr->b_private = ch;
+		hdr->b_blkno = lfs_fsbtodb(d, sp->sg_start + i * perchunk);
+		hdr->b_dev = fs->lfs_ump->um_dev;
+		ch->ch_ps = ps;
+		chunks[i] = ch;
+	}
+	/* Block 0 is the summary; the checksum covers the rest, in order. */
+	for (b = 1; b < nblocks; b++) {
+		caddr_t dst = chunks[b / perchunk]->ch_buf.b_data +
+		    (b % perchunk) * d->dlfs_bsize;
+		const void *src = b - 1 < sp->sg_nbufs ?
+		    sp->sg_bufs[b - 1]->b_data :
+		    (void *)sp->sg_iblks[b - 1 - sp->sg_nbufs];
+
+		memcpy(dst, src, d->dlfs_bsize);
+		crc = lfs_crc32(crc, dst, d->dlfs_bsize);
+	}
+	ss->ss_datasum = crc;
+	ss->ss_sumsum = lfs_sssum(d, sp->sg_sum);
+	memcpy(chunks[0]->ch_buf.b_data, sp->sg_sum, d->dlfs_sumsize);
+	ps->ps_pending = nchunks;
+	ps->ps_bytes = (long)nblocks * d->dlfs_bsize;
+	TAILQ_INSERT_TAIL(&fs->lfs_inflight, ps, ps_link);
+	fs->lfs_inflight_bytes += ps->ps_bytes;
+	fs->lfs_stats.writes += nchunks;
+	for (i = 0; i < nchunks; i++)
+		bdevsw[major(fs->lfs_ump->um_dev)].d_strategy(&chunks[i]->ch_buf);
+	free(chunks);
+}
+
+/* The map learns where each inode of the closing partial went. */
+static int32_t
+lfs_mapinodes(struct lfs *fs, struct segment *sp, u_int32_t iaddr)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	int32_t live = 0;
+	int j, k;
+
+	for (j = 0; j < sp->sg_niblks; j++) {
+		int n = MIN((int)d->dlfs_inopb, sp->sg_ninos - j * (int)d->dlfs_inopb);
+
+		for (k = 0; k < n; k++) {
+			struct dinode *dp = &sp->sg_iblks[j][k];
+			struct lfs_ifref r;
+			IFILE *ifp;
+			u_int32_t old;
+
+			if (dp->di_inumber == LFS_IFILE_INUM)
+				d->dlfs_idaddr = iaddr + j;
+			if ((ifp = LFS_IENTRY(fs, dp->di_inumber, &r)) == NULL)
+				continue;
+			old = ifp->if_daddr;
+			if (old == LFS_UNUSED_DADDR ||
+			    ifp->if_version != dp->di_gen) {
+				lfs_ifput(fs, &r, 0);	/* freed meanwhile */
+				continue;
+			}
+			ifp->if_daddr = iaddr + j;
+			lfs_ifput(fs, &r, 1);
+			lfs_seguse_add(fs, old, -(int32_t)sizeof(*dp));
+			live += sizeof(*dp);
+		}
+	}
+	return live;
+}
+
+/* CLEANERINFO as the checkpoint being written sees it. */
+static void
+lfs_setcleanerinfo(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct lfs_ifref r;
+	CLEANERINFO *ci;
+
+	if ((ci = LFS_CLEANERINFO(fs, &r)) == NULL)
+		return;
+	ci->clean = fs->lfs_nclean;
+	ci->dirty = fs->lfs_ndirty;
+	ci->bfree = d->dlfs_bfree;
+	ci->avail = d->dlfs_avail;
+	ci->free_head = d->dlfs_free;
+	lfs_ifput(fs, &r, 1);
+}
+
+/*
+ * Close the open partial segment and start writing it.  last: the end
+ * of this write (no SS_CONT on a dirop partial segment).
+ */
+static void
+lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct segsum *ss = (struct segsum *)sp->sg_sum;
+	u_int32_t iaddr, *inoaddrs, j;
+	int nblocks, i;
+	struct lfs_ifref r;
+	struct lfs_pseg *ps;
+	int32_t live;
+	SEGUSE *sup;
+
+	if (!sp->sg_open)
+		return;
+	lfs_endfinfo(fs, sp);
+	if (sp->sg_nbufs == 0 && sp->sg_niblks == 0) {
+		sp->sg_open = 0;
+		return;
+	}
+	nblocks = 1 + sp->sg_nbufs + sp->sg_niblks;
+	iaddr = sp->sg_start + 1 + sp->sg_nbufs;
+	inoaddrs = lfs_inoaddrs(d, sp->sg_sum);
+	for (j = 0; j < (u_int32_t)sp->sg_niblks; j++)
+		inoaddrs[-1 - (int)j] = iaddr + j;
+	live = lfs_mapinodes(fs, sp, iaddr);
+
+	/* The summary and inode blocks take log space as they are written. */
+	d->dlfs_avail -= 1 + sp->sg_niblks;
+	if ((sup = LFS_SEGENTRY(fs, d->dlfs_curseg, &r)) != NULL) {
+		sup->su_nbytes += live;
+		sup->su_nsums++;
+		sup->su_ninos += sp->sg_niblks;
+		if (!(sp->sg_flags & SEGM_CLEAN) || sup->su_lastmod == 0)
+			sup->su_lastmod = lfs_now();
+		lfs_ifput(fs, &r, 1);
+	}
+	if (sp->sg_ifile && last)
+		lfs_setcleanerinfo(fs);
+
+	ss->ss_magic = SS_MAGIC;
+	ss->ss_next = lfs_sntod(d, d->dlfs_nextseg);
+	ss->ss_serial = ++d->dlfs_serial;
+	ss->ss_create = lfs_now();
+	ss->ss_ninos = sp->sg_niblks;
+	ss->ss_nblocks = nblocks - 1;
+	ss->ss_flags = 0;
+	if (sp->sg_dirop)
+		ss->ss_flags |= last ? SS_DIROP : SS_DIROP | SS_CONT;
+	if (sp->sg_flags & SEGM_CLEAN)
+		ss->ss_flags |= SS_CLEAN;
+	if (sp->sg_ifile && last && (sp->sg_flags & SEGM_CKP))
+		ss->ss_flags |= SS_CKP;
+
+	ps = malloc(sizeof(*ps) + sp->sg_nbufs * sizeof(struct buf *),
+	    M_WAITOK | M_ZERO);
+	ps->ps_nbufs = sp->sg_nbufs;
+	lfs_startio(fs, sp, ps, nblocks);
+	/* The copies are taken: the buffers are clean unless changed again. */
+	for (i = 0; i < sp->sg_nbufs; i++) {
+		struct buf *bp = sp->sg_bufs[i];
+
+		ps->ps_bufs[i] = bp;
+		bp->b_flags &= ~B_DELWRI;
+		reassignbuf(bp, bp->b_vp);
+	}
+	for (i = 0; i < sp->sg_niblks; i++)
+		free(sp->sg_iblks[i]);
+
+	fs->lfs_stats.psegs++;
+	fs->lfs_stats.blocks += nblocks;
+	if (sp->sg_flags & SEGM_SYNC)
+		fs->lfs_stats.psegs_sync++;
+	if (sp->sg_flags & SEGM_CLEAN) {
+		fs->lfs_stats.psegs_clean++;
+		fs->lfs_stats.blocks_clean += nblocks;
+	}
+	if (sp->sg_dirop)
+		fs->lfs_stats.psegs_dirop++;
+	d->dlfs_lastpseg = sp->sg_start;
+	d->dlfs_offset = sp->sg_start + nblocks;
+	sp->sg_open = 0;
+	if (sp->sg_ifile && last)	/* what the superblock will say */
+		fs->lfs_ckpsb = *d;
+	if (fs->lfs_inflight_bytes > lfs_inflight_max())
+		lfs_drain(fs, 0);
+}
+
+/* Make sure a partial segment is open with room; 0 or an error. */
+static int
+lfs_needroom(struct lfs *fs, struct segment *sp, int nb, int sum, int iblk)
+{
+	if (lfs_room(fs, sp, nb, sum, iblk))
+		return 0;
+	lfs_writeseg(fs, sp, 0);
+	return lfs_initseg(fs, sp, nb + iblk + 1);
+}
+
+/* A transfer is done (interrupt level). */
+static void
+lfs_chunkdone(struct buf *hdr)
+{
+	struct lfs_chunk *ch = hdr->b_private;
+	struct lfs_pseg *ps = ch->ch_ps;
+
+	if (hdr->b_flags & B_ERROR)
+		ps->ps_error = hdr->b_error ? hdr->b_error : EIO;
+	free(hdr->b_data);
+	free(ch);
+	if (--ps->ps_pending == 0)
+		wakeup(ps);
+}
+
+/* A block the writer took is on disk (or failed): let it go. */
+static void
+lfs_release(struct lfs *fs, struct buf *bp, int error)
+{
+	bp->b_flags &= ~B_GATHERED;
+	if (error)
+		lfs_redirty(fs, bp);	/* written again, elsewhere */
+	if (!(bp->b_flags & B_DELWRI)) {
+		bclrlocked(bp);
+		fs->lfs_nlocked--;
+	}
+	bp->b_flags |= B_DONE;
+	brelse(bp);
+}
+
+/* Wait for partial segments in flight: all, or until under the cap. */
+static void
+lfs_drain(struct lfs *fs, int all)
+{
+	struct lfs_pseg *ps;
+	int i, s;
+
+	while ((ps = TAILQ_FIRST(&fs->lfs_inflight)) != NULL) {
+		if (!all && fs->lfs_inflight_bytes <= lfs_inflight_max())
+			break;
+		s = splbio();
+		while (ps->ps_pending > 0)
+			tsleep(ps, 0, "lfsio", 0);
+		splx(s);
+		TAILQ_REMOVE(&fs->lfs_inflight, ps, ps_link);
+		fs->lfs_inflight_bytes -= ps->ps_bytes;
+		if (ps->ps_error)
+			printf("lfs: %s: write error %d in the log\n",
+			    fs->lfs_ump->um_fspec, ps->ps_error);
+		for (i = 0; i < ps->ps_nbufs; i++)
+			lfs_release(fs, ps->ps_bufs[i], ps->ps_error);
+		free(ps);
+	}
+	wakeup(&locked_queue_count);
+}
+
+/*
+ * Block lbn of ip now lives at daddr: point its parent (the inode or an
+ * indirect block) there, and move its live bytes to the new segment.
+ * A pointer already 0 means the block was truncated meanwhile: it is
+ * written, dead.
+ */
+static void
+lfs_updatemeta(struct lfs *fs, struct inode *ip, daddr_t lbn, u_int32_t daddr)
+{
+	struct ufsmount *ump = ip->i_ump;
+	struct vnode *vp = ITOV(ip);
+	struct indir a[NIADDR + 2];
+	struct buf *bp;
+	int32_t old, *ptr;
+	daddr_t plbn, pblkno;
+	int num, ours;
+
+	if (ufs_getlbns(ump, lbn, a, &num) != 0)
+		return;
+	if (num <= 1) {
+		ptr = num == 0 ? &ip->i_db[lbn] : &ip->i_ib[a[0].in_off];
+		if ((old = *ptr) == 0)
+			return;
+		*ptr = daddr;
+		ip->i_flag |= IN_MODIFIED;
+	} else {
+		plbn = a[num - 1].in_lbn;
+		bp = incore(vp, plbn);
+		ours = bp != NULL && (bp->b_flags & B_GATHERED);
+		if (!ours) {
+			if (ufs_bmaparray(vp, plbn, &pblkno, NULL) != 0 ||
+			    ufs_getindir(vp, plbn, pblkno, &bp) != 0)
+				return;
+		}
+		ptr = &((int32_t *)bp->b_data)[a[num - 1].in_off];
+		old = *ptr;
+		if (old != 0)
+			*ptr = daddr;
+		if (ours) {
+			if (old != 0)
+				lfs_redirty(fs, bp);
+		} else if (old != 0)
+			lfs_bwrite(bp);
+		else
+			brelse(bp);
+		if (old == 0)
+			return;
+	}
+	if (old > 0)
+		lfs_seguse_add(fs, old, -(int32_t)ump->um_bsize);
+	lfs_seguse_add(fs, daddr, ump->um_bsize);
+}
+
+/* Which indirect level lbn (< 0) is: 0 single, 1 double, 2 triple. */
+static int
+lfs_level(struct ufsmount *ump, daddr_t lbn)
+{
+	struct indir a[NIADDR + 2];
+	int num;
+
+	if (lbn >= 0 || ufs_getlbns(ump, lbn, a, &num) != 0)
+		return LFS_DATA;
+	return a[0].in_off - (num - 1);
+}
+
+static void
+lfs_sortlbns(daddr_t *v, int n)
+{
+	int gap, i, j;
+
+	for (gap = n / 2; gap > 0; gap /= 2)
+		for (i = gap; i < n; i++)
+			for (j = i - gap; j >= 0 && v[j] > v[j + gap]; j -= gap) {
+				daddr_t t = v[j];
+
+				v[j] = v[j + gap];
+				v[j + gap] = t;
+			}
+}
+
+/* A dirty buffer the writer may take now. */
+static struct buf *
+lfs_takeable(struct vnode *vp, daddr_t lbn)
+{
+	struct buf *bp = incore(vp, lbn);
+
+	if (bp == NULL || (bp->b_flags & (B_BUSY | B_GATHERED)) ||
+	    (bp->b_flags & (B_DELWRI | B_LOCKED)) != (B_DELWRI | B_LOCKED))
+		return NULL;
+	return bp;
+}
+
+/* Gather the dirty blocks of ip of one kind (data or an indirect level). */
+static int
+lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct vnode *vp = ITOV(ip);
+	struct buf *bp;
+	daddr_t *lbns;
+	int n = 0, i, error = 0, s;
+
+	s = splbio();
+	LIST_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs)
+		n++;
+	splx(s);
+	if (n == 0)
+		return 0;
+	lbns = malloc(n * sizeof(*lbns), M_WAITOK);
+	n = 0;
+	s = splbio();
+	LIST_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs) {
+		if ((bp->b_flags & (B_BUSY | B_GATHERED)) ||
+		    (bp->b_flags & (B_DELWRI | B_LOCKED)) !=
+		    (B_DELWRI | B_LOCKED))
+			continue;
+		if (lfs_level(ip->i_ump, bp->b_lblkno) != level)
+			continue;
+		lbns[n++] = level == LFS_DATA ? bp->b_lblkno : -bp->b_lblkno;
+	}
+	splx(s);
+	lfs_sortlbns(lbns, n);
+	sp->sg_ip = ip;
+	for (i = 0; i < n && error == 0; i++) {
+		daddr_t lbn = level == LFS_DATA ? lbns[i] : -lbns[i];
+		u_int32_t daddr;
+		int sum = sp->sg_fip == NULL ? FINFOSIZE + 4 : 4;
+
+		if (lfs_takeable(vp, lbn) == NULL)
+			continue;
+		if (LFS_LATEDIROP(sp, vp))
+			break;
+		if ((error = lfs_needroom(fs, sp, 1, sum, 1)) != 0)
+			break;
+		if ((bp = lfs_takeable(vp, lbn)) == NULL)
+			continue;	/* gone while the writer slept */
+		bremfree(bp);
+		bp->b_flags |= B_BUSY | B_GATHERED;
+		if (sp->sg_fip == NULL) {
+			sp->sg_fip = (FINFO *)(sp->sg_sum + sp->sg_sumused);
+			sp->sg_fip->fi_ino = ip->i_number;
+			sp->sg_fip->fi_version = ip->i_gen;
+			sp->sg_sumused += FINFOSIZE;
+		}
+		sp->sg_fip->fi_blocks[sp->sg_fip->fi_nblocks++] = lbn;
+		sp->sg_sumused += 4;
+		daddr = sp->sg_start + 1 + sp->sg_nbufs;
+		sp->sg_bufs[sp->sg_nbufs++] = bp;
+		bp->b_blkno = lfs_fsbtodb(d, daddr);
+		lfs_updatemeta(fs, ip, lbn, daddr);
+	}
+	free(lbns);
+	return error;
+}
+
+/* ip's inode into the partial segment's inode blocks. */
+static int
+lfs_writeinode(struct lfs *fs, struct segment *sp, struct inode *ip)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct dinode *dp;
+	int ftype = ip->i_mode & IFMT, i, error;
+
+	if (ip->i_mode == 0 && ip->i_number != LFS_IFILE_INUM) {
+		ip->i_flag &= ~(IN_ACCESS | IN_CHANGE | IN_UPDATE | IN_MODIFIED);
+		return 0;		/* freed: its map entry says so */
+	}
+	ufs_itimes(ip);
+	if (sp->sg_ninos == sp->sg_niblks * (int)d->dlfs_inopb) {
+		if ((error = lfs_needroom(fs, sp, 0, 0, 1)) != 0)
+			return error;
+		sp->sg_iblks[sp->sg_niblks++] = malloc(d->dlfs_bsize,
+		    M_WAITOK | M_ZERO);
+	}
+	dp = &sp->sg_iblks[sp->sg_niblks - 1][sp->sg_ninos++ % d->dlfs_inopb];
+	*dp = ip->i_din;
+	dp->di_inumber = ip->i_number;
+	/* Blocks still only in the cache have no address on disk yet. */
+	if (ftype == IFREG || ftype == IFDIR || (ftype == IFLNK &&
+	    ip->i_blocks > 0)) {
+		for (i = 0; i < NDADDR; i++)
+			if (dp->di_db[i] < 0)
+				dp->di_db[i] = 0;
+		for (i = 0; i < NIADDR; i++)
+			if (dp->di_ib[i] < 0)
+				dp->di_ib[i] = 0;
+	}
+	ip->i_flag &= ~(IN_ACCESS | IN_CHANGE | IN_UPDATE | IN_MODIFIED);
+	return 0;
+}
+
+/* Write one file: data blocks, indirect blocks by level, the inode. */
+static int
+lfs_writefile(struct lfs *fs, struct segment *sp, struct vnode *vp)
+{
+	struct inode *ip = VTOI(vp);
+	int level, error = 0;
+
+	if (!LIST_EMPTY(&vp->v_dirtyblkhd)) {
+		error = lfs_gather(fs, sp, ip, LFS_DATA);
+		for (level = 0; level < NIADDR && error == 0; level++)
+			error = lfs_gather(fs, sp, ip, level);
+		if (sp->sg_open)
+			lfs_endfinfo(fs, sp);
+	}
+	if (LFS_LATEDIROP(sp, vp))
+		return error;		/* the rest waits for pass 2 */
+	if (error == 0)
+		error = lfs_needroom(fs, sp, 0, 0, 0);
+	if (error == 0)
+		error = lfs_writeinode(fs, sp, ip);
+	return error;
+}
+
+/* Does the ifile have blocks to write? */
+static int
+lfs_ifile_dirty(struct lfs *fs)
+{
+	struct buf *bp;
+
+	LIST_FOREACH(bp, &fs->lfs_ivnode->v_dirtyblkhd, b_vnbufs)
+		if (bp->b_flags & B_DELWRI)
+			return 1;
+	return 0;
+}
+
+/* A checkpoint keeps ACTIVE only on the segment being written. */
+static void
+lfs_clearactive(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct lfs_ifref r;
+	u_int32_t sn;
+	SEGUSE *sup;
+
+	for (sn = 0; sn < d->dlfs_nseg; sn++) {
+		if (sn == d->dlfs_curseg ||
+		    (sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
+			continue;
+		if (sup->su_flags & SEGUSE_ACTIVE) {
+			sup->su_flags &= ~SEGUSE_ACTIVE;
+			lfs_ifput(fs, &r, 1);
+		} else
+			lfs_ifput(fs, &r, 0);
+	}
+}
+
+/* Mark an ifile block dirty so this round of the ifile carries it. */
+static void
+lfs_touch(struct lfs *fs, void *entry, struct lfs_ifref *r)
+{
+	if (entry != NULL)
+		lfs_ifput(fs, r, 1);
+}
+
+/*
+ * The ifile and its inode, last, in a partial segment of their own (the
+ * inodes before them must be in the map first); rounds until it is clean.
+ */
+static int
+lfs_writeifile(struct lfs *fs, struct segment *sp)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct vnode *ivp = fs->lfs_ivnode;
+	struct lfs_ifref r;
+	struct buf *bp;
+	int round, n, error = 0;
+
+	lfs_writeseg(fs, sp, 0);
+	if (sp->sg_flags & SEGM_CKP)
+		lfs_clearactive(fs);
+	sp->sg_ifile = 1;
+	for (round = 0; round < 4 && error == 0; round++) {
+		/* The blocks the closing of this partial segment changes. */
+		lfs_touch(fs, LFS_CLEANERINFO(fs, &r), &r);
+		lfs_touch(fs, LFS_SEGENTRY(fs, d->dlfs_curseg, &r), &r);
+		lfs_touch(fs, LFS_IENTRY(fs, LFS_IFILE_INUM, &r), &r);
+		n = 0;
+		LIST_FOREACH(bp, &ivp->v_dirtyblkhd, b_vnbufs)
+			n++;
+		/* One segment for all of it, so no other SEGUSE changes. */
+		if ((error = lfs_initseg(fs, sp, n + 3)) != 0)
+			break;
+		if ((error = lfs_writefile(fs, sp, ivp)) != 0)
+			break;
+		lfs_writeseg(fs, sp, 1);
+		if (!lfs_ifile_dirty(fs))
+			break;
+		lfs_drain(fs, 1);
+	}
+	sp->sg_ifile = 0;
+	return error;
+}
+
+/* The dirty vnodes of mp, marked or not, referenced. */
+static struct vnode **
+lfs_collect(struct lfs *fs, struct mount *mp, int marked, int *np)
+{
+	struct vnode *vp, **vps;
+	int n = 0;
+
+	LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes)
+		n++;
+	vps = malloc((n + 1) * sizeof(*vps), M_WAITOK);
+	n = 0;
+	LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes) {
+		if (vp == fs->lfs_ivnode || vp->v_type == VNON ||
+		    vp->v_type == VBAD || vp->v_data == NULL)
+			continue;
+		if (((vp->v_flag & VDIROP) != 0) != marked)
+			continue;
+		if (!lfs_vdirty(vp)) {
+			vp->v_flag &= ~VDIROP;
+			continue;
+		}
+		vget(vp);
+		vps[n++] = vp;
+	}
+	*np = n;
+	return vps;
+}
+
+/* Drop the references taken, and the holds of vnodes now written. */
+static void
+lfs_vunref(struct vnode **vps, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		struct vnode *vp = vps[i];
+
+		if ((vp->v_flag & VHELD) && !lfs_vdirty(vp)) {
+			vp->v_flag &= ~VHELD;
+			VFSTOLFS(vp->v_mount)->lfs_nheld--;
+			vrele(vp);
+		}
+		vrele(vp);
+	}
+	free(vps);
+}
+
+static int
+lfs_writevnodes(struct lfs *fs, struct segment *sp, struct vnode **vps,
+    int n)
+{
+	int i, error = 0;
+
+	for (i = 0; i < n && error == 0; i++) {
+		error = lfs_writefile(fs, sp, vps[i]);
+		if (error == 0 && sp->sg_dirop)
+			vps[i]->v_flag &= ~VDIROP;
+	}
+	return error;
+}
+
+/* Write everything dirty of mp to the log (see the top of the file). */
+int
+lfs_segwrite(struct mount *mp, int flags)
+{
+	struct lfs *fs = VFSTOLFS(mp);
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct segment *sp = fs->lfs_sp;
+	struct vnode **vps1, **vps2 = NULL, *vp;
+	int n1, n2 = 0, error, dirop;
+
+	if (mp->mnt_flag & MNT_RDONLY)
+		return 0;
+	/* Clean segments run low: let the cleaner go first (6.3.4). */
+	if (!(flags & SEGM_CLEAN) && fs->lfs_nclean <= d->dlfs_minfreeseg &&
+	    fs->lfs_cleaners > 0) {
+		wakeup(&fs->lfs_cleaners);
+		tsleep(&d->dlfs_avail, 0, "lfsclean", hz);
+	}
+	lfs_seglock(fs);
+	fs->lfs_stats.segwrites++;
+	sp->sg_flags = flags;
+	sp->sg_dirop = sp->sg_ifile = 0;
+
+	vps1 = lfs_collect(fs, mp, 0, &n1);
+	error = lfs_writevnodes(fs, sp, vps1, n1);
+	dirop = fs->lfs_doneops;
+	LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes)
+		if (vp->v_flag & VDIROP)
+			dirop = 1;
+	if (error == 0 && (dirop || (flags & SEGM_CKP))) {
+		lfs_writeseg(fs, sp, 1);
+		lfs_drain(fs, 1);
+		fs->lfs_writer = 1;
+		while (fs->lfs_dirops > 0)
+			tsleep(&fs->lfs_dirops, 0, "lfswriter", 0);
+		fs->lfs_writer = 2;
+		sp->sg_dirop = dirop || fs->lfs_doneops;
+		fs->lfs_doneops = 0;
+		vps2 = lfs_collect(fs, mp, 1, &n2);
+		error = lfs_writevnodes(fs, sp, vps2, n2);
+		if (error == 0)
+			error = lfs_writeifile(fs, sp);
+		fs->lfs_writer = 0;
+		wakeup(&fs->lfs_writer);
+	}
+	lfs_writeseg(fs, sp, 1);
+	lfs_drain(fs, 1);
+	if (error == 0 && (flags & SEGM_CKP)) {
+		fs->lfs_ckpsb.dlfs_clean = (flags & SEGM_UNMOUNT) != 0;
+		error = lfs_writesuper(fs, &fs->lfs_ckpsb);
+		fs->lfs_stats.ckps++;
+		fs->lfs_lastckp = lfs_now();
+	}
+	sp->sg_dirop = 0;
+	lfs_segunlock(fs);
+	lfs_vunref(vps1, n1);
+	if (vps2 != NULL)
+		lfs_vunref(vps2, n2);
+	if (error)
+		printf("lfs: %s: segment write: error %d\n",
+		    fs->lfs_ump->um_fspec, error);
+	return error;
+}
+
+/*
+ * Write the checkpoint sb to the superblock copy whose turn it is (the
+ * two first copies alternate); at unmount to every copy.
+ */
+int
+lfs_writesuper(struct lfs *fs, struct dlfs *sb)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	int i, error = 0, copy;
+
+	copy = (d->dlfs_ckpidx + 1) % LFS_NCKP;
+	if (d->dlfs_sboffs[copy] == 0)
+		copy = 0;
+	d->dlfs_ckpidx = copy;
+	sb->dlfs_ckpidx = copy;
+	sb->dlfs_tstamp = lfs_now();
+	sb->dlfs_cksum = lfs_sbsum(sb);
+	for (i = 0; i < LFS_NSB; i++) {
+		struct buf *bp;
+		int e;
+
+		if (d->dlfs_sboffs[i] == 0 ||
+		    (i != copy && !(sb->dlfs_clean && i >= LFS_NCKP)))
+			continue;
+		bp = getblk(fs->lfs_ump->um_devvp,
+		    lfs_fsbtodb(d, d->dlfs_sboffs[i]), LFS_SBPAD);
+		memset(bp->b_data, 0, LFS_SBPAD);
+		memcpy(bp->b_data, sb, sizeof(*sb));
+		bp->b_flags |= B_NOCACHE;
+		if ((e = bwrite(bp)) != 0)
+			error = e;
+	}
+	return error;
+}
