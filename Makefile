@@ -90,16 +90,17 @@ $(B)/lib/crt0.o: $(B)/u/lib/csu/crt0.o
 
 # Each program is a folder: bin/NAME -> /bin/NAME, sbin/NAME -> /sbin/NAME,
 # usr.sbin/NAME -> /usr/sbin/NAME (and a host build in $(B)/host/NAME),
-# tests/prog/NAME -> /usr/tests/NAME (in-guest test programs).
-PROGDIRS := $(patsubst %/,%,$(wildcard bin/*/ sbin/*/ usr.sbin/*/ tests/prog/*/))
+# libexec/NAME -> /usr/libexec/NAME (daemons other programs start; guest
+# only), tests/prog/NAME -> /usr/tests/NAME (in-guest test programs).
+PROGDIRS := $(patsubst %/,%,$(wildcard bin/*/ sbin/*/ usr.sbin/*/ libexec/*/ tests/prog/*/))
 define prog
-$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/%,$(1)),$(B)/u/ffs/ffs_subr.o $(B)/u/lfs/lfs_subr.o $(B)/u/lib/fsutil/partition.o $(B)/u/lib/fsutil/dinode.o) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(B)/lib/libc.a lib/user.ld
+$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(B)/u/ffs/ffs_subr.o $(B)/u/lfs/lfs_subr.o $(B)/u/lib/fsutil/partition.o $(B)/u/lib/fsutil/dinode.o) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(B)/lib/libc.a lib/user.ld
 	@mkdir -p $$(@D)
 	$(LD) -static -nostdlib -T lib/user.ld -o $$@ $(B)/lib/crt0.o $$(filter %.o,$$(filter-out $(B)/lib/crt0.o,$$^)) $(B)/lib/libc.a $(LIBGCC)
 	@if [ -f $(1)/LINKS ]; then for l in $$$$(cat $(1)/LINKS); do ln -f $$@ $$(@D)/$$$$l; done; fi
 PROGS += $(2)
 endef
-$(foreach d,$(PROGDIRS),$(eval $(call prog,$(d),$(B)/root/$(subst tests/prog,usr/tests,$(subst usr.sbin,usr/sbin,$(d))))))
+$(foreach d,$(PROGDIRS),$(eval $(call prog,$(d),$(B)/root/$(subst libexec/,usr/libexec/,$(subst tests/prog,usr/tests,$(subst usr.sbin,usr/sbin,$(d)))))))
 
 # Shared sources of the file-system tools, compiled into each tool.
 TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/partition.c lib/fsutil/dinode.c
@@ -118,7 +119,7 @@ ROOTSIZE := 131072
 $(B)/sd0.img: $(PROGS) $(HOSTTOOLS) $(wildcard etc/*)
 	rm -rf $(B)/rootfs && mkdir -p $(B)/rootfs
 	cp -a $(B)/root/. $(B)/rootfs/
-	mkdir -p $(B)/rootfs/etc $(B)/rootfs/tmp $(B)/rootfs/mnt $(B)/rootfs/root
+	mkdir -p $(B)/rootfs/etc $(B)/rootfs/tmp $(B)/rootfs/mnt $(B)/rootfs/root $(B)/rootfs/var/run
 	$(if $(filter-out etc/fs.proto,$(wildcard etc/*)),cp -a $(filter-out etc/fs.proto,$(wildcard etc/*)) $(B)/rootfs/etc/)
 	rm -f $@.tmp && truncate -s $$(( $(ROOTSIZE) * 512 )) $@.tmp
 	$(B)/host/disklabel -w $@.tmp > /dev/null

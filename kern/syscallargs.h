@@ -74,5 +74,13 @@ struct ftruncate_args	{ int fd; int pad; off_t length; };
 struct nanosleep_args	{ const struct timespec *rqtp; struct timespec *rmtp; };
 struct getproc_args	{ void *buf; int count; };
 struct bufstats_args	{ void *buf; };
+struct fsid;
+struct block_info;
+struct lfs_bmapv_args	{ const struct fsid *fsidp; struct block_info *blkiov;
+			  int blkcnt; };
+#define lfs_markv_args	lfs_bmapv_args
+struct lfs_segclean_args { const struct fsid *fsidp; u_int32_t segment; };
+struct lfs_segwait_args	{ const struct fsid *fsidp; struct timeval *tv; };
+struct lfsstats_args	{ const struct fsid *fsidp; void *buf; int reset; };
 
 #endif

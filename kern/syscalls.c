@@ -87,6 +87,11 @@ int	sys_nanosleep(struct proc *, void *, int *);
 int	sys_getproc(struct proc *, void *, int *);
 int	sys_diskstats(struct proc *, void *, int *);
 int	sys_bufstats(struct proc *, void *, int *);
+int	sys_lfs_bmapv(struct proc *, void *, int *);
+int	sys_lfs_markv(struct proc *, void *, int *);
+int	sys_lfs_segclean(struct proc *, void *, int *);
+int	sys_lfs_segwait(struct proc *, void *, int *);
+int	sys_lfsstats(struct proc *, void *, int *);
 
 #define S(n, name, narg)	[n] = { narg, sys_##name, #name }
 const struct sysent sysent[] = {
@@ -154,6 +159,10 @@ const struct sysent sysent[] = {
 	S(181, setgid, 1),
 	S(182, setegid, 1),
 	S(183, seteuid, 1),
+	S(184, lfs_bmapv, 3),
+	S(185, lfs_markv, 3),
+	S(186, lfs_segclean, 2),
+	S(187, lfs_segwait, 2),
 	S(188, stat, 2),
 	S(189, fstat, 2),
 	S(190, lstat, 2),
@@ -165,5 +174,6 @@ const struct sysent sysent[] = {
 	S(300, getproc, 2),
 	S(301, diskstats, 3),
 	S(302, bufstats, 1),
+	S(303, lfsstats, 3),
 };
 const int nsysent = nitems(sysent);

@@ -86,7 +86,8 @@ lfs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 		return error;
 	if ((error = lfs_newblocks(ip, lbn, a, num, &need)) != 0)
 		return error;
-	if (need > 0 && (error = lfs_reserve(fs, need, cred, user)) != 0)
+	if ((need > 0 || user) &&
+	    (error = lfs_reserve(fs, need, MAX(need, 1), cred, user)) != 0)
 		return error;
 
 	/* Down the path of indirect blocks, making the missing ones. */

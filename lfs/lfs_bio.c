@@ -161,12 +161,13 @@ lfs_cleaner_alive(struct lfs *fs)
 }
 
 /*
- * Promise n new blocks to a write: ENOSPC if the file system is full
- * (bfree), else wait, if allowed, until avail can take them.  The
- * cleaner (SEGM_CLEAN writes) comes through lfs_markv, not here.
+ * Admit a write of nwrite blocks, n of them new to their files: ENOSPC
+ * if the file system is full (bfree), else wait, if allowed, until avail
+ * can take them (an overwrite needs log space too).  The new blocks are
+ * taken from bfree.  The cleaner (lfs_markv) does not come through here.
  */
 int
-lfs_reserve(struct lfs *fs, int n, struct ucred *cred, int wait)
+lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 {
 	struct dlfs *d = &fs->lfs_dlfs;
 	int32_t cleanres = d->dlfs_minfreeseg * d->dlfs_ssize;
@@ -180,7 +181,7 @@ lfs_reserve(struct lfs *fs, int n, struct ucred *cred, int wait)
 
 		if (d->dlfs_bfree - n - over - cleanres < userres)
 			return ENOSPC;
-		if (!wait || d->dlfs_avail - n - over >= cleanres)
+		if (!wait || d->dlfs_avail - nwrite - over >= cleanres)
 			break;
 		/* The space is there, in dirty segments: the cleaner's. */
 		if (!lfs_cleaner_alive(fs)) {
@@ -261,7 +262,7 @@ lfs_dirop_begin(struct vnode *dvp)
 	while (fs->lfs_writer)
 		tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
 	lfs_checkheld(dvp->v_mount);
-	if ((error = lfs_reserve(fs, LFS_NRESERVE, NULL, 1)) != 0)
+	if ((error = lfs_reserve(fs, LFS_NRESERVE, LFS_NRESERVE, NULL, 1)) != 0)
 		return error;
 	lfs_unreserve(fs, LFS_NRESERVE);	/* checked, not taken */
 	while (fs->lfs_writer)

@@ -69,6 +69,11 @@ struct lfs {
 	/* the cleaner (lfs_syscalls.c) */
 	int	lfs_cleaners;		/* processes in lfs_segwait */
 	int64_t	lfs_cleanerseen;	/* when one last called in */
+	struct vnode **lfs_cleanvps;	/* lfs_markv's vnodes, to write */
+	int	lfs_ncleanvps;
+	u_int64_t lfs_cleanserial;	/* serial after its last write */
+	u_int64_t lfs_ckpserial;	/* serial of the last checkpoint */
+	int	lfs_unmounting;
 
 	struct lfs_stats lfs_stats;	/* thesis 7.2 */
 };
@@ -118,7 +123,8 @@ int	lfs_balloc(struct inode *, daddr_t lbn, int size, struct ucred *,
 int	lfs_bwrite(struct buf *);
 void	lfs_redirty(struct lfs *, struct buf *);
 void	lfs_check(struct vnode *);
-int	lfs_reserve(struct lfs *, int nblocks, struct ucred *, int wait);
+int	lfs_reserve(struct lfs *, int nnew, int nwrite, struct ucred *,
+	    int wait);
 void	lfs_unreserve(struct lfs *, int nblocks);
 int	lfs_dirop_begin(struct vnode *);
 void	lfs_dirop_end(struct vnode *);

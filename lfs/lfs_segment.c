@@ -132,15 +132,21 @@ lfs_newseg(struct lfs *fs)
 	struct lfs_ifref r;
 	SEGUSE *sup;
 
+	if (sn == d->dlfs_curseg)
+		return ENOSPC;		/* no clean segment was left */
+	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
+		return EIO;
+	if (sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)) {
+		lfs_ifput(fs, &r, 0);
+		printf("lfs: %s: next segment %u is not clean\n",
+		    fs->lfs_ump->um_fspec, sn);
+		return EIO;
+	}
 	end = lfs_sntod(d, d->dlfs_curseg + 1);
 	if (d->dlfs_offset < end)
 		d->dlfs_avail -= end - d->dlfs_offset;	/* the tail unused */
-	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
-		return EIO;
-	if (!(sup->su_flags & SEGUSE_DIRTY)) {
-		fs->lfs_nclean--;
-		fs->lfs_ndirty++;
-	}
+	fs->lfs_nclean--;
+	fs->lfs_ndirty++;
 	sup->su_flags |= SEGUSE_ACTIVE | SEGUSE_DIRTY;
 	sup->su_nbytes = 0;
 	sup->su_nsums = sup->su_ninos = 0;
@@ -149,6 +155,8 @@ lfs_newseg(struct lfs *fs)
 	d->dlfs_curseg = sn;
 	d->dlfs_offset = lfs_sbfirstblock(d, sn);
 	fs->lfs_stats.segs_used++;
+	if (fs->lfs_nclean <= d->dlfs_minfreeseg + 2)
+		wakeup(&fs->lfs_cleaners);	/* clean segments run low */
 	for (i = 1; i < d->dlfs_nseg; i++) {
 		u_int32_t n = (sn + i) % d->dlfs_nseg;
 		int clean;
@@ -162,9 +170,11 @@ lfs_newseg(struct lfs *fs)
 			return 0;
 		}
 	}
+	/* None left: this is the last segment the log can take for now. */
 	printf("lfs: %s: no clean segment after segment %u\n",
 	    fs->lfs_ump->um_fspec, sn);
-	return ENOSPC;
+	d->dlfs_nextseg = sn;
+	return 0;
 }
 
 /* Open a partial segment with room for at least need blocks. */
@@ -796,6 +806,15 @@ lfs_collect(struct lfs *fs, struct mount *mp, int marked, int *np)
 		if (vp == fs->lfs_ivnode || vp->v_type == VNON ||
 		    vp->v_type == VBAD || vp->v_data == NULL)
 			continue;
+		if (fs->lfs_sp->sg_flags & SEGM_CLEAN) {	/* markv's only */
+			int i;
+
+			for (i = 0; i < fs->lfs_ncleanvps &&
+			    fs->lfs_cleanvps[i] != vp; i++)
+				continue;
+			if (i == fs->lfs_ncleanvps)
+				continue;
+		}
 		if (((vp->v_flag & VDIROP) != 0) != marked)
 			continue;
 		if (!lfs_vdirty(vp)) {
@@ -871,6 +890,8 @@ lfs_segwrite(struct mount *mp, int flags)
 	LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes)
 		if (vp->v_flag & VDIROP)
 			dirop = 1;
+	if (flags & SEGM_CLEAN)
+		dirop = 0;		/* dirops wait for the next write */
 	if (error == 0 && (dirop || (flags & SEGM_CKP))) {
 		lfs_writeseg(fs, sp, 1);
 		lfs_drain(fs, 1);
@@ -923,6 +944,7 @@ lfs_writesuper(struct lfs *fs, struct dlfs *sb)
 	sb->dlfs_ckpidx = copy;
 	sb->dlfs_tstamp = lfs_now();
 	sb->dlfs_cksum = lfs_sbsum(sb);
+	fs->lfs_ckpserial = sb->dlfs_serial;
 	for (i = 0; i < LFS_NSB; i++) {
 		struct buf *bp;
 		int e;

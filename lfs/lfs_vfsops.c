@@ -22,6 +22,7 @@
 #include "kern/buf.h"
 #include "kern/malloc.h"
 #include "kern/conf.h"
+#include "kern/proc.h"
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
 
@@ -347,6 +348,12 @@ lfs_unmount(struct mount *mp, int flags)
 		return error;
 	if (!fs->lfs_ronly)
 		lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC | SEGM_UNMOUNT);
+	/* Cleaners asleep in lfs_segwait leave before the lfs goes. */
+	fs->lfs_unmounting = 1;
+	while (fs->lfs_cleaners > 0) {
+		wakeup(&fs->lfs_cleaners);
+		tsleep(&fs->lfs_unmounting, 0, "lfsumnt", hz / 10);
+	}
 	fs->lfs_ivnode->v_flag &= ~VSYSTEM;
 	vgone(fs->lfs_ivnode);
 	vrele(fs->lfs_ivnode);

@@ -95,6 +95,7 @@
 #define SYS_getproc		300	/* process table snapshot, for ps */
 #define SYS_diskstats		301	/* thesis 7.2 disk counters */
 #define SYS_bufstats		302	/* buffer-cache queue counts */
+#define SYS_lfsstats		303	/* thesis 7.2 LFS counters */
 
 #define SYS_MAXSYSCALL		310
 

@@ -1,11 +1,13 @@
 /*
  * mount: mount a file system, or list the mounted ones.
  *	mount
- *	mount [-rw] [-t ffs | efs | lfs] special directory
+ *	mount [-nrw] [-t ffs | efs | lfs] special directory
  * With no arguments, list every mount as 4.4BSD does:
  *	/dev/sd0a on / (ffs, local)
  * -t: the file system type (default ffs).
  * -r: mount read-only.  -w: read-write (the default).
+ * A read-write LFS gets its cleaner, /usr/libexec/lfs_cleanerd, started
+ * on the mount point (as 4.4BSD's mount_lfs did); -n: do not start it.
  */
 #include <sys/mount.h>
 #include <err.h>
@@ -13,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define CLEANER	"/usr/libexec/lfs_cleanerd"
 
 static const struct {
 	int	 flag;
@@ -28,7 +32,7 @@ static const struct {
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: mount [-rw] [-t ffs | efs | lfs] special directory\n"
+	fprintf(stderr, "usage: mount [-nrw] [-t ffs | efs | lfs] special directory\n"
 	    "       mount\n");
 	exit(1);
 }
@@ -58,17 +62,36 @@ list(void)
 	return 0;
 }
 
+/* The cleaner runs on its own, in a session of its own. */
+static void
+startcleaner(const char *dir)
+{
+	switch (fork()) {
+	case -1:
+		warn("fork: lfs_cleanerd not started");
+		return;
+	case 0:
+		setsid();
+		execl(CLEANER, "lfs_cleanerd", dir, (char *)NULL);
+		warn("%s", CLEANER);
+		_exit(127);
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
 	struct ufs_args args;
 	const char *type;
-	int ch, flags;
+	int ch, flags, nocleaner = 0;
 
 	type = "ffs";
 	flags = 0;
-	while ((ch = getopt(argc, argv, "rt:w")) != -1) {
+	while ((ch = getopt(argc, argv, "nrt:w")) != -1) {
 		switch (ch) {
+		case 'n':
+			nocleaner = 1;
+			break;
 		case 'r':
 			flags |= MNT_RDONLY;
 			break;
@@ -96,5 +119,7 @@ main(int argc, char *argv[])
 	args.fspec = argv[0];
 	if (mount(type, argv[1], flags, &args) < 0)
 		err(1, "%s on %s", argv[0], argv[1]);
+	if (strcmp(type, "lfs") == 0 && !(flags & MNT_RDONLY) && !nocleaner)
+		startcleaner(argv[1]);
 	return 0;
 }

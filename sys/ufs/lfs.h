@@ -176,6 +176,21 @@ typedef struct finfo {
 #define FINFOSIZE	(sizeof(FINFO) - sizeof(int32_t))	/* no blocks */
 
 /*
+ * What the cleaner tells the kernel about one block (lfs_bmapv,
+ * lfs_markv): which file and logical block, where it found it, and its
+ * copy of the data.  bi_lbn LFS_UNUSED_LBN means the file's inode.
+ */
+typedef struct block_info {
+	u_int32_t bi_inode;		/* inode number */
+	int32_t	  bi_lbn;		/* logical block, or LFS_UNUSED_LBN */
+	u_int32_t bi_daddr;		/* where the cleaner found it */
+	u_int32_t bi_version;		/* the FINFO's (the inode's) version */
+	u_int32_t bi_segcreate;		/* its segment's last-modified time */
+	void	 *bi_bp;		/* the data, in the cleaner's memory */
+} BLOCK_INFO;
+#define LFS_UNUSED_LBN	(-1)		/* no data block is -1 (6.3.1.2) */
+
+/*
  * The kernel's LFS counters (thesis 7.2), per file system; lfsstat
  * prints them (SYS_lfsstats).
  */

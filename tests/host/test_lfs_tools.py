@@ -175,7 +175,8 @@ def check_new_fs(img: Path, size: int, bsize: int, segbytes: int) -> Image:
     assert ino[2][0] == IFDIR | 0o755 and ino[2][1] == 3
     assert ino[3][0] == IFDIR | 0o755 and ino[3][1] == 2
     root = fs.block(ino[2][10])                     # di_db[0]
-    assert fs.dirents(root) == [(".", 2), ("..", 2), ("lost+found", 3)]
+    assert fs.dirents(root) == [(".", 2), ("..", 2), ("lost+found", 3),
+                                ("ifile", 1)]
     assert fs.dirents(fs.block(ino[3][10])) == [(".", 3), ("..", 2)]
     return fs
 

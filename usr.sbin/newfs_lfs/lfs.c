@@ -13,7 +13,8 @@
  * so it is a directory operation too (SS_DIROP):
  *
  *	summary  ifile lbn 0..nif-1  [ifile indirect, lbn -NDADDR]
- *	root  lost+found  inode block (inodes 1, 2, 3)
+ *	root (".", "..", lost+found, ifile)  lost+found
+ *	inode block (inodes 1, 2, 3)
  *
  * The ifile is one block of CLEANERINFO, segtabsz of SEGUSE and one of
  * IFILE entries: 0 unused, 1-3 in the inode block, 4 .. ifpb-1 free and
@@ -213,28 +214,29 @@ mkinode(struct dinode *dp, u_int32_t ino, int mode, int nlink,
 }
 
 /*
- * A directory block: ".", ".." and, for the root, "lost+found" in the
- * first DIRBLKSIZ chunk (the last entry's d_reclen runs to the chunk's
- * end), then empty chunks.
+ * A directory block: ".", ".." and, for the root, "lost+found" and
+ * "ifile" (where lfs_cleanerd reads it) in the first DIRBLKSIZ chunk
+ * (the last entry's d_reclen runs to the chunk's end), then empty chunks.
  */
 static void
 mkdirblock(u_int8_t *blk, u_int32_t ino, u_int32_t parent, u_int32_t child)
 {
-	static const char *names[] = { ".", "..", "lost+found" };
-	u_int32_t inos[3];
+	static const char *names[] = { ".", "..", "lost+found", "ifile" };
+	u_int32_t inos[4];
 	struct direct *dp;
 	int i, n, off, len;
 
 	inos[0] = ino;
 	inos[1] = parent;
 	inos[2] = child;
-	n = child != 0 ? 3 : 2;
+	inos[3] = LFS_IFILE_INUM;
+	n = child != 0 ? 4 : 2;
 	for (i = 0, off = 0; i < n; i++, off += len) {
 		dp = (struct direct *)(blk + off);
 		len = DIRECTSIZ(strlen(names[i]));
 		dp->d_ino = inos[i];
 		dp->d_reclen = i == n - 1 ? DIRBLKSIZ - off : len;
-		dp->d_type = DT_DIR;
+		dp->d_type = inos[i] == LFS_IFILE_INUM ? DT_REG : DT_DIR;
 		dp->d_namlen = strlen(names[i]);
 		memcpy(dp->d_name, names[i], dp->d_namlen);
 	}

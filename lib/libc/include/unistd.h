@@ -140,18 +140,22 @@ int	 getdirentries(int, char *, int, long *);
 int	 syscall(int, ...);
 
 /*
- * The project's own calls.  thesis 6.4: the LFS cleaner's four calls;
- * their argument structures belong to the LFS headers, so they are
- * passed as untyped pointers here.
+ * The project's own calls; the LFS cleaner's four (thesis 6.4) and its
+ * counters are further down, with the structures they take declared.
  */
-int	 lfs_bmapv(void *, void *, int);
-int	 lfs_markv(void *, void *, int);
-int	 lfs_segclean(void *, unsigned long);
-int	 lfs_segwait(void *, struct timeval *);
 struct kinfo_proc;
 struct diskstats;
 int	 getproc(struct kinfo_proc *, int);		/* sys/kinfo.h */
 int	 diskstats(int, struct diskstats *, int);	/* sys/diskstats.h */
 int	 bufstats(void *);
+struct fsid;					/* sys/mount.h */
+struct block_info;				/* sys/ufs/lfs.h */
+struct lfs_stats;
+struct timeval;
+int	 lfs_bmapv(const struct fsid *, struct block_info *, int);
+int	 lfs_markv(const struct fsid *, struct block_info *, int);
+int	 lfs_segclean(const struct fsid *, unsigned int);
+int	 lfs_segwait(const struct fsid *, struct timeval *);
+int	 lfsstats(const struct fsid *, struct lfs_stats *, int);
 
 #endif

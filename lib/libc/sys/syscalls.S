@@ -101,5 +101,6 @@ SYSCALL(nanosleep, SYS_nanosleep)
 SYSCALL(getproc, SYS_getproc)
 SYSCALL(diskstats, SYS_diskstats)
 SYSCALL(bufstats, SYS_bufstats)
+SYSCALL(lfsstats, SYS_lfsstats)
 
 	.section .note.GNU-stack, "", @progbits

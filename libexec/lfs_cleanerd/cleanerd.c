@@ -1,0 +1,293 @@
+/*
+ * lfs_cleanerd: the user-level cleaner of BSD-LFS (thesis 6.4; 4.4BSD
+ * libexec/lfs_cleanerd).  mount -t lfs starts one for each read-write
+ * LFS; several may run on one file system (the kernel checks every
+ * block they move is still live).
+ *
+ *	usage: lfs_cleanerd [-gv] [-c n] [-m min] mountpoint
+ *	  -g     greedy: clean the least utilized segments first, instead
+ *	         of cost-benefit
+ *	  -c n   clean n segments now, print the counters and exit
+ *	  -m min keep at least min clean segments (default: the larger of
+ *	         LFS_MINFREESEG + 4 and an eighth of the segments)
+ *	  -v     say what it cleans
+ *
+ * The loop: read the segment usage table through the ifile (the file
+ * <mountpoint>/ifile, whose cached blocks are the kernel's current
+ * ones), and while fewer than min segments are clean, or the kernel
+ * woke it because a writer waits for space, clean the best segment:
+ *
+ *	cost-benefit (thesis 6.4, from Sprite LFS)
+ *	    (1 - u) * age / (1 + u)   u: live bytes / segment bytes,
+ *	                              age: seconds since last written
+ *	greedy  1 - u
+ *
+ * Segments with no live bytes are reclaimed without being read.  Then
+ * it sleeps in lfs_segwait until the kernel has work for it (or 30 s).
+ * It exits when the file system is unmounted.
+ *
+ * Counters (blocks read, blocks handed to the kernel, empty segments
+ * reclaimed, segments cleaned) go to /var/run/lfs_cleanerd.DEV after
+ * each pass, where lfsstat shows them, and to the standard output at
+ * the end with -c.
+ */
+#include <sys/types.h>
+#include <sys/time.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lfs_cleanerd.h"
+
+#define SEGWAIT_SECS	30
+
+static volatile sig_atomic_t done;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: lfs_cleanerd [-gv] [-c n] [-m min] "
+	    "mountpoint\n");
+	exit(1);
+}
+
+static void
+onsignal(int sig)
+{
+	(void)sig;
+	done = 1;
+}
+
+/* The superblock's parameters, from the first copy on the raw device. */
+static void
+readsb(struct cleaner *c)
+{
+	static u_int8_t buf[LFS_SBPAD];
+	off_t off;
+	const char *why = "no superblock";
+
+	for (off = LFS_LABELPAD; off <= 65536; off <<= 1) {
+		if (lseek(c->rfd, off, SEEK_SET) != off ||
+		    read(c->rfd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			err(1, "/dev/r%s", c->devname);
+		memcpy(&c->sb, buf, sizeof(c->sb));
+		if ((why = lfs_sbcheck(&c->sb)) == NULL &&
+		    off == (off_t)(c->sb.dlfs_bsize > LFS_LABELPAD ?
+		    c->sb.dlfs_bsize : LFS_LABELPAD))
+			return;
+	}
+	errx(1, "/dev/r%s: %s", c->devname, why ? why : "no superblock");
+}
+
+static void
+setup(struct cleaner *c)
+{
+	struct statfs sfs;
+	char path[MNAMELEN + 16];
+	const char *dev;
+
+	if (statfs(c->mnt, &sfs) < 0)
+		err(1, "%s", c->mnt);
+	if (strcmp(sfs.f_fstypename, "lfs") != 0)
+		errx(1, "%s: not an LFS (%s)", c->mnt, sfs.f_fstypename);
+	c->fsid = sfs.f_fsid;
+	dev = strncmp(sfs.f_mntfromname, "/dev/", 5) == 0 ?
+	    sfs.f_mntfromname + 5 : sfs.f_mntfromname;
+	strlcpy(c->devname, dev, sizeof(c->devname));
+	snprintf(path, sizeof(path), "/dev/r%s", c->devname);
+	if ((c->rfd = open(path, O_RDONLY)) < 0)
+		err(1, "%s", path);
+	snprintf(path, sizeof(path), "%s/ifile", c->mnt);
+	if ((c->ifd = open(path, O_RDONLY)) < 0)
+		err(1, "%s", path);
+	readsb(c);
+	c->segtab = malloc((size_t)c->sb.dlfs_segtabsz * c->sb.dlfs_bsize);
+	c->seg = malloc((size_t)c->sb.dlfs_ssize * c->sb.dlfs_bsize);
+	/* At most every block of the segment, and 128-byte inodes. */
+	c->maxbi = c->sb.dlfs_ssize * (1 + c->sb.dlfs_inopb);
+	c->bi = malloc(c->maxbi * sizeof(*c->bi));
+	c->now = malloc(c->maxbi * sizeof(*c->now));
+	if (c->segtab == NULL || c->seg == NULL || c->bi == NULL ||
+	    c->now == NULL)
+		err(1, "malloc");
+}
+
+/* The segment usage table, current (through the kernel's cache). */
+static int
+readsegtab(struct cleaner *c)
+{
+	off_t off = (off_t)c->sb.dlfs_cleansz * c->sb.dlfs_bsize;
+	size_t len = (size_t)c->sb.dlfs_segtabsz * c->sb.dlfs_bsize;
+
+	if (lseek(c->ifd, off, SEEK_SET) != off ||
+	    read(c->ifd, c->segtab, len) != (ssize_t)len)
+		return -1;
+	return 0;
+}
+
+/* The best segment to clean now, or -1: none worth it. */
+static long
+choose(struct cleaner *c, u_int32_t *nclean)
+{
+	double best = 0, segbytes = (double)lfs_segbytes(&c->sb);
+	time_t now = time(NULL);
+	long pick = -1;
+	u_int32_t sn;
+
+	*nclean = 0;
+	for (sn = 0; sn < c->sb.dlfs_nseg; sn++) {
+		SEGUSE *sup = seguse(c, sn);
+		double u, score, age;
+
+		if (!(sup->su_flags & SEGUSE_DIRTY)) {
+			(*nclean)++;
+			continue;
+		}
+		if (sup->su_flags & SEGUSE_ACTIVE)
+			continue;	/* being written, or since the ckp */
+		u = sup->su_nbytes / segbytes;
+		if (u > 0.95)
+			continue;	/* too little to gain */
+		age = (double)(now - (time_t)sup->su_lastmod) + 1;
+		if (age < 1)
+			age = 1;
+		score = c->greedy ? 1 - u : (1 - u) * age / (1 + u);
+		if (sup->su_nbytes == 0)
+			score = 1e30;	/* free for the taking */
+		if (score > best) {
+			best = score;
+			pick = sn;
+		}
+	}
+	return pick;
+}
+
+static void
+report(struct cleaner *c, FILE *f)
+{
+	fprintf(f, "blocks_read\t%lu\nblocks_moved\t%lu\nsegs_empty\t%lu\n"
+	    "segs_cleaned\t%lu\n", c->blocks_read, c->blocks_moved,
+	    c->segs_empty, c->segs_cleaned);
+}
+
+static void
+savecounters(struct cleaner *c)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/var/run/lfs_cleanerd.%s", c->devname);
+	if ((f = fopen(path, "w")) == NULL)
+		return;
+	fprintf(f, "pid\t%d\n", (int)getpid());
+	report(c, f);
+	fclose(f);
+}
+
+/*
+ * Clean until min segments are clean (at least one more if urgent), or
+ * n segments with -c.  Returns how many it reclaimed.
+ */
+static int
+pass(struct cleaner *c, u_int32_t min, int urgent, int n)
+{
+	u_int32_t nclean, tries;
+	int got = 0, synced = 0;
+	long sn;
+
+	for (tries = 0; tries < c->sb.dlfs_nseg && !done; tries++) {
+		if (readsegtab(c) < 0)
+			return -1;
+		sn = choose(c, &nclean);
+		if (n > 0 ? got >= n : (nclean >= min && !urgent))
+			break;
+		if (sn < 0 && nclean < min && !synced) {
+			/* Segments written since the last checkpoint stay
+			 * ACTIVE: a checkpoint lets them be cleaned. */
+			sync();
+			synced = 1;
+			continue;
+		}
+		if (sn < 0)
+			break;
+		if (c->verbose)
+			printf("lfs_cleanerd: segment %ld (%u live bytes)\n",
+			    sn, seguse(c, sn)->su_nbytes);
+		if (clean_segment(c, sn) == 0) {
+			got++;
+			urgent = 0;
+		} else
+			seguse(c, sn)->su_flags |= SEGUSE_ACTIVE; /* skip */
+	}
+	savecounters(c);
+	return got;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct cleaner cl;
+	struct timeval tv, t0, t1;
+	u_int32_t min = 0;
+	int ch, count = 0, urgent = 0;
+
+	memset(&cl, 0, sizeof(cl));
+	while ((ch = getopt(argc, argv, "c:gm:v")) != -1) {
+		switch (ch) {
+		case 'c':
+			count = atoi(optarg);
+			if (count <= 0)
+				usage();
+			break;
+		case 'g':
+			cl.greedy = 1;
+			break;
+		case 'm':
+			min = atoi(optarg);
+			break;
+		case 'v':
+			cl.verbose = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (argc - optind != 1)
+		usage();
+	cl.mnt = argv[optind];
+	setup(&cl);
+	if (min == 0) {
+		min = cl.sb.dlfs_nseg / 8;
+		if (min < cl.sb.dlfs_minfreeseg + 4)
+			min = cl.sb.dlfs_minfreeseg + 4;
+	}
+	if (count > 0) {
+		if (pass(&cl, min, 0, count) < 0)
+			err(1, "%s/ifile", cl.mnt);
+		report(&cl, stdout);
+		return 0;
+	}
+	signal(SIGTERM, onsignal);
+	signal(SIGINT, onsignal);
+	chdir("/");
+	while (!done) {
+		if (pass(&cl, min, urgent, 0) < 0)
+			break;		/* the ifile is gone: unmounted */
+		tv.tv_sec = SEGWAIT_SECS;
+		tv.tv_usec = 0;
+		gettimeofday(&t0, NULL);
+		if (lfs_segwait(&cl.fsid, &tv) < 0 && errno != EINTR)
+			break;		/* unmounted */
+		gettimeofday(&t1, NULL);
+		/* Woken before the timeout: a writer is waiting for space. */
+		urgent = t1.tv_sec - t0.tv_sec < SEGWAIT_SECS - 1;
+	}
+	savecounters(&cl);
+	return 0;
+}

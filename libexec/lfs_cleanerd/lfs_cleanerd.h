@@ -1,0 +1,37 @@
+/*
+ * lfs_cleanerd: shared declarations (see cleanerd.c).
+ */
+#ifndef _LFS_CLEANERD_H_
+#define _LFS_CLEANERD_H_
+
+#include <sys/types.h>
+#include <sys/mount.h>
+#include "sys/ufs/dinode.h"
+#include "sys/ufs/lfs.h"
+
+struct cleaner {
+	const char *mnt;		/* mount point */
+	char	devname[16];		/* "sd1a" */
+	fsid_t	fsid;
+	int	ifd;			/* the ifile, through the file system */
+	int	rfd;			/* the raw device */
+	struct dlfs sb;			/* parameters (from the disk) */
+	u_int8_t *segtab;		/* the SEGUSE table, as last read */
+	u_int8_t *seg;			/* one segment, as read from the disk */
+	BLOCK_INFO *bi;			/* the blocks found in it */
+	BLOCK_INFO *now;		/* where lfs_bmapv says they are */
+	int	nbi, maxbi;
+	int	greedy;			/* -g: least utilized first */
+	int	verbose;
+	/* counters (issue 6, item 7) */
+	unsigned long blocks_read;	/* read from the disk */
+	unsigned long blocks_moved;	/* handed to lfs_markv */
+	unsigned long segs_empty;	/* reclaimed without reading */
+	unsigned long segs_cleaned;	/* read, moved and reclaimed */
+};
+
+/* segment.c */
+int	clean_segment(struct cleaner *, u_int32_t sn);
+SEGUSE	*seguse(struct cleaner *, u_int32_t sn);
+
+#endif
