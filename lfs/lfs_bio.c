@@ -172,7 +172,7 @@ lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 	struct dlfs *d = &fs->lfs_dlfs;
 	int32_t cleanres = d->dlfs_minfreeseg * d->dlfs_ssize;
 	int32_t userres = (int64_t)d->dlfs_dsize * d->dlfs_minfree / 100;
-	int warned = 0;
+	int warned = 0, waited = 0;
 
 	if (cred != NULL && cred->cr_uid == 0)
 		userres = 0;
@@ -191,6 +191,13 @@ lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 				    fs->lfs_ump->um_fspec);
 			return ENOSPC;
 		}
+		/*
+		 * The cleaner gains a segment in a second or two when it can;
+		 * if 10 s bring no room, what is free is too scattered to
+		 * gather: the disk is full.
+		 */
+		if (++waited > 10)
+			return ENOSPC;
 		fs->lfs_stats.cleaner_waits++;
 		warned = 1;
 		wakeup(&fs->lfs_cleaners);
@@ -198,6 +205,21 @@ lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 	}
 	d->dlfs_bfree -= n;
 	return 0;
+}
+
+/*
+ * May the cleaner rewrite n blocks (data and inodes)?  It may use the
+ * segments kept for it, all but one: the checkpoint that lets it reclaim
+ * what it cleaned must find a segment to go to, and room for the ifile.
+ */
+int
+lfs_cleaner_fits(struct lfs *fs, int n)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	int ifile = VTOI(fs->lfs_ivnode)->i_size >> d->dlfs_bshift;
+	int meta = n / (d->dlfs_ssize - 3) + 2 + n / d->dlfs_inopb + 2;
+
+	return d->dlfs_avail - n - meta - (ifile + 4) >= (int32_t)d->dlfs_ssize;
 }
 
 void
@@ -244,11 +266,11 @@ lfs_ifile_wait(struct lfs *fs)
 
 /*
  * Steps 1 of thesis 6.3.3: wait out the writer's dirop pass and the
- * stop-access threshold, promise the blocks a dirop may dirty, and set
- * dirop_in_progress.
+ * stop-access threshold, make sure of the blocks a dirop may dirty
+ * (unless it frees: remove, rmdir), and set dirop_in_progress.
  */
 int
-lfs_dirop_begin(struct vnode *dvp)
+lfs_dirop_begin(struct vnode *dvp, int frees)
 {
 	struct lfs *fs = VFSTOLFS(dvp->v_mount);
 	int error;
@@ -262,9 +284,12 @@ lfs_dirop_begin(struct vnode *dvp)
 	while (fs->lfs_writer)
 		tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
 	lfs_checkheld(dvp->v_mount);
-	if ((error = lfs_reserve(fs, LFS_NRESERVE, LFS_NRESERVE, NULL, 1)) != 0)
+	/* A removal is how a full file system gets room: never refused. */
+	if (!frees &&
+	    (error = lfs_reserve(fs, LFS_NRESERVE, LFS_NRESERVE, NULL, 1)) != 0)
 		return error;
-	lfs_unreserve(fs, LFS_NRESERVE);	/* checked, not taken */
+	if (!frees)
+		lfs_unreserve(fs, LFS_NRESERVE);	/* checked, not taken */
 	while (fs->lfs_writer)
 		tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
 	fs->lfs_dirops++;

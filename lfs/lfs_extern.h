@@ -126,7 +126,8 @@ void	lfs_check(struct vnode *);
 int	lfs_reserve(struct lfs *, int nnew, int nwrite, struct ucred *,
 	    int wait);
 void	lfs_unreserve(struct lfs *, int nblocks);
-int	lfs_dirop_begin(struct vnode *);
+int	lfs_cleaner_fits(struct lfs *, int nblocks);
+int	lfs_dirop_begin(struct vnode *, int frees);
 void	lfs_dirop_end(struct vnode *);
 void	lfs_mark(struct vnode *);
 void	lfs_checkheld(struct mount *);

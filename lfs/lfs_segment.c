@@ -234,6 +234,31 @@ lfs_endfinfo(struct lfs *fs, struct segment *sp)
 static void lfs_chunkdone(struct buf *);
 static void lfs_drain(struct lfs *, int all);
 
+/*
+ * Inode blocks are read through the device's buffers (lfs_readdin); a
+ * block of the log being written anew must not be found there stale.
+ */
+static void
+lfs_devinval(struct lfs *fs, u_int32_t daddr, int n)
+{
+	struct vnode *devvp = fs->lfs_ump->um_devvp;
+	struct buf *bp;
+	int s;
+
+	for (; n > 0; n--, daddr++) {
+		s = splbio();
+		bp = incore(devvp, lfs_fsbtodb(&fs->lfs_dlfs, daddr));
+		if (bp != NULL && !(bp->b_flags & B_BUSY)) {
+			bremfree(bp);
+			bp->b_flags |= B_BUSY | B_INVAL;
+			splx(s);
+			brelse(bp);
+			continue;
+		}
+		splx(s);
+	}
+}
+
 /* Copy the partial segment's blocks into transfers and start them. */
 static void
 lfs_startio(struct lfs *fs, struct segment *sp, struct lfs_pseg *ps,
@@ -276,6 +301,7 @@ lfs_startio(struct lfs *fs, struct segment *sp, struct lfs_pseg *ps,
 	ss->ss_datasum = crc;
 	ss->ss_sumsum = lfs_sssum(d, sp->sg_sum);
 	memcpy(chunks[0]->ch_buf.b_data, sp->sg_sum, d->dlfs_sumsize);
+	lfs_devinval(fs, sp->sg_start, nblocks);
 	ps->ps_pending = nchunks;
 	ps->ps_bytes = (long)nblocks * d->dlfs_bsize;
 	TAILQ_INSERT_TAIL(&fs->lfs_inflight, ps, ps_link);
@@ -762,8 +788,7 @@ lfs_writeifile(struct lfs *fs, struct segment *sp)
 	struct dlfs *d = &fs->lfs_dlfs;
 	struct vnode *ivp = fs->lfs_ivnode;
 	struct lfs_ifref r;
-	struct buf *bp;
-	int round, n, error = 0;
+	int round, error = 0;
 
 	lfs_writeseg(fs, sp, 0);
 	if (sp->sg_flags & SEGM_CKP)
@@ -774,11 +799,7 @@ lfs_writeifile(struct lfs *fs, struct segment *sp)
 		lfs_touch(fs, LFS_CLEANERINFO(fs, &r), &r);
 		lfs_touch(fs, LFS_SEGENTRY(fs, d->dlfs_curseg, &r), &r);
 		lfs_touch(fs, LFS_IENTRY(fs, LFS_IFILE_INUM, &r), &r);
-		n = 0;
-		LIST_FOREACH(bp, &ivp->v_dirtyblkhd, b_vnbufs)
-			n++;
-		/* One segment for all of it, so no other SEGUSE changes. */
-		if ((error = lfs_initseg(fs, sp, n + 3)) != 0)
+		if ((error = lfs_initseg(fs, sp, LFS_MINPSEG)) != 0)
 			break;
 		if ((error = lfs_writefile(fs, sp, ivp)) != 0)
 			break;

@@ -74,7 +74,7 @@ lfs_dirop_new(int (*op)(struct vnode *, struct vnode **,
 {
 	int error;
 
-	if ((error = lfs_dirop_begin(dvp)) != 0)
+	if ((error = lfs_dirop_begin(dvp, 0)) != 0)
 		return error;
 	lfs_mark(dvp);
 	if ((error = op(dvp, vpp, cnp, va)) == 0)
@@ -83,7 +83,7 @@ lfs_dirop_new(int (*op)(struct vnode *, struct vnode **,
 	return error;
 }
 
-/* A dirop on two existing vnodes: remove, rmdir, link. */
+/* A dirop on two existing vnodes: remove, rmdir (frees), link. */
 static int
 lfs_dirop_two(int (*op)(struct vnode *, struct vnode *,
     struct componentname *), struct vnode *dvp, struct vnode *vp,
@@ -93,7 +93,7 @@ lfs_dirop_two(int (*op)(struct vnode *, struct vnode *,
 
 	if (ISIFILE(vp))
 		return EPERM;
-	if ((error = lfs_dirop_begin(dvp)) != 0)
+	if ((error = lfs_dirop_begin(dvp, op != ufs_link)) != 0)
 		return error;
 	lfs_mark(dvp);
 	lfs_mark(vp);
@@ -147,7 +147,7 @@ lfs_symlink(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
 {
 	int error;
 
-	if ((error = lfs_dirop_begin(dvp)) != 0)
+	if ((error = lfs_dirop_begin(dvp, 0)) != 0)
 		return error;
 	lfs_mark(dvp);
 	if ((error = ufs_symlink(dvp, vpp, cnp, va, target)) == 0)
@@ -165,7 +165,7 @@ lfs_rename(struct vnode *fdvp, struct vnode *fvp, struct componentname *fcnp,
 	if (ISIFILE(fvp) || ISIFILE(tvp))
 		error = EPERM;
 	else
-		error = lfs_dirop_begin(fdvp);
+		error = lfs_dirop_begin(fdvp, 0);
 	if (error) {
 		/* ufs_rename's contract: it releases the vnodes. */
 		vrele(fdvp);

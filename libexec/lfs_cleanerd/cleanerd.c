@@ -9,7 +9,8 @@
  *	         of cost-benefit
  *	  -c n   clean n segments now, print the counters and exit
  *	  -m min keep at least min clean segments (default: the larger of
- *	         LFS_MINFREESEG + 4 and an eighth of the segments)
+ *	         LFS_MINFREESEG + 2 and a sixteenth of the segments; never
+ *	         more than half the space not live, in segments)
  *	  -v     say what it cleans
  *
  * The loop: read the segment usage table through the ifile (the file
@@ -46,8 +47,10 @@
 #include "lfs_cleanerd.h"
 
 #define SEGWAIT_SECS	30
+#define BATCH		4	/* segments cleaned per checkpoint */
 
 static volatile sig_atomic_t done;
+static time_t lastsync;
 
 static void
 usage(void)
@@ -141,19 +144,27 @@ choose(struct cleaner *c, u_int32_t *nclean)
 	u_int32_t sn;
 
 	*nclean = 0;
+	c->freesegs = 0;
+	c->activegain = 0;
 	for (sn = 0; sn < c->sb.dlfs_nseg; sn++) {
 		SEGUSE *sup = seguse(c, sn);
 		double u, score, age;
 
 		if (!(sup->su_flags & SEGUSE_DIRTY)) {
 			(*nclean)++;
+			c->freesegs += 1;
 			continue;
 		}
-		if (sup->su_flags & SEGUSE_ACTIVE)
-			continue;	/* being written, or since the ckp */
+		c->freesegs += 1 - sup->su_nbytes / segbytes;
 		u = sup->su_nbytes / segbytes;
-		if (u > 0.95)
-			continue;	/* too little to gain */
+		if (sup->su_flags & SEGUSE_ACTIVE) {
+			/* Written since the checkpoint: not yet. */
+			if (u <= 0.9 && !(sup->su_flags & SEGUSE_CLEANING))
+				c->activegain = 1;
+			continue;
+		}
+		if (u > 0.9)
+			continue;	/* moving it costs more than it gives */
 		age = (double)(now - (time_t)sup->su_lastmod) + 1;
 		if (age < 1)
 			age = 1;
@@ -192,38 +203,60 @@ savecounters(struct cleaner *c)
 
 /*
  * Clean until min segments are clean (at least one more if urgent), or
- * n segments with -c.  Returns how many it reclaimed.
+ * n segments with -c, in batches of up to BATCH segments: the live
+ * blocks of each are moved, then all are reclaimed, so the checkpoint
+ * lfs_segclean needs first is written once a batch.  Returns how many
+ * it reclaimed.
  */
 static int
 pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 {
-	u_int32_t nclean, tries;
-	int got = 0, synced = 0;
-	long sn;
+	u_int32_t nclean, tries, want;
+	long batch[BATCH], sn;
+	int got = 0, synced = 0, nb, i;
 
 	for (tries = 0; tries < c->sb.dlfs_nseg && !done; tries++) {
 		if (readsegtab(c) < 0)
 			return -1;
 		sn = choose(c, &nclean);
+		/* Gather at most half of what is free into clean segments. */
+		if (min > c->freesegs / 2 && c->freesegs / 2 >= 
+		    c->sb.dlfs_minfreeseg + 1)
+			min = c->freesegs / 2;
 		if (n > 0 ? got >= n : (nclean >= min && !urgent))
 			break;
-		if (sn < 0 && nclean < min && !synced) {
+		if (sn < 0 && (nclean < min || urgent) && !synced &&
+		    c->activegain && time(NULL) - lastsync >= 10) {
 			/* Segments written since the last checkpoint stay
 			 * ACTIVE: a checkpoint lets them be cleaned. */
 			sync();
 			synced = 1;
+			lastsync = time(NULL);
 			continue;
 		}
 		if (sn < 0)
 			break;
-		if (c->verbose)
-			printf("lfs_cleanerd: segment %ld (%u live bytes)\n",
-			    sn, seguse(c, sn)->su_nbytes);
-		if (clean_segment(c, sn) == 0) {
-			got++;
-			urgent = 0;
-		} else
-			seguse(c, sn)->su_flags |= SEGUSE_ACTIVE; /* skip */
+		want = n > 0 ? n - got : (nclean < min ? min - nclean : 1);
+		for (nb = 0; sn >= 0 && nb < BATCH && nb < (int)want;) {
+			if (c->verbose)
+				printf("lfs_cleanerd: segment %ld (%u live "
+				    "bytes)\n", sn, seguse(c, sn)->su_nbytes);
+			if (move_segment(c, sn) == 0)
+				batch[nb++] = sn;
+			else if (errno == ENOSPC)
+				break;	/* no room to move more to */
+			/* Chosen once a pass: mark it as if busy. */
+			seguse(c, sn)->su_flags |= SEGUSE_ACTIVE |
+			    SEGUSE_CLEANING;
+			sn = choose(c, &nclean);
+		}
+		for (i = 0; i < nb; i++)
+			if (reclaim_segment(c, batch[i]) == 0) {
+				got++;
+				urgent = 0;
+			}
+		if (nb == 0)
+			break;		/* nothing could be moved */
 	}
 	savecounters(c);
 	return got;
@@ -263,9 +296,9 @@ main(int argc, char *argv[])
 	cl.mnt = argv[optind];
 	setup(&cl);
 	if (min == 0) {
-		min = cl.sb.dlfs_nseg / 8;
-		if (min < cl.sb.dlfs_minfreeseg + 4)
-			min = cl.sb.dlfs_minfreeseg + 4;
+		min = cl.sb.dlfs_nseg / 16;
+		if (min < cl.sb.dlfs_minfreeseg + 2)
+			min = cl.sb.dlfs_minfreeseg + 2;
 	}
 	if (count > 0) {
 		if (pass(&cl, min, 0, count) < 0)

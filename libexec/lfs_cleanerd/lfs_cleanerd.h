@@ -21,6 +21,8 @@ struct cleaner {
 	BLOCK_INFO *bi;			/* the blocks found in it */
 	BLOCK_INFO *now;		/* where lfs_bmapv says they are */
 	int	nbi, maxbi;
+	double	freesegs;		/* all space not live, in segments */
+	int	activegain;		/* a checkpoint would free some */
 	int	greedy;			/* -g: least utilized first */
 	int	verbose;
 	/* counters (issue 6, item 7) */
@@ -31,7 +33,8 @@ struct cleaner {
 };
 
 /* segment.c */
-int	clean_segment(struct cleaner *, u_int32_t sn);
+int	move_segment(struct cleaner *, u_int32_t sn);
+int	reclaim_segment(struct cleaner *, u_int32_t sn);
 SEGUSE	*seguse(struct cleaner *, u_int32_t sn);
 
 #endif

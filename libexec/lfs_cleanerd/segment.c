@@ -115,20 +115,18 @@ listblocks(struct cleaner *c, u_int32_t sn)
 }
 
 /*
- * Clean segment sn: 0 if it is clean now, -1 if not (the kernel refused:
- * it is active, or live data appeared in it meanwhile).
+ * Move what is live out of segment sn: 0, or -1 if the kernel refused
+ * (no room left to move it to).  lfs_segclean comes after a batch, so
+ * one checkpoint serves them all (reclaim_segment).
  */
 int
-clean_segment(struct cleaner *c, u_int32_t sn)
+move_segment(struct cleaner *c, u_int32_t sn)
 {
 	int i, n, live, batch = 4 * c->sb.dlfs_ssize;
 
-	if (seguse(c, sn)->su_nbytes == 0) {
-		if (lfs_segclean(&c->fsid, sn) < 0)
-			return -1;
-		c->segs_empty++;
+	errno = 0;
+	if (seguse(c, sn)->su_nbytes == 0)
 		return 0;
-	}
 	if (readseg(c, sn) < 0)
 		return -1;
 	listblocks(c, sn);
@@ -147,16 +145,29 @@ clean_segment(struct cleaner *c, u_int32_t sn)
 	for (i = 0; i < live; i += batch) {
 		n = live - i < batch ? live - i : batch;
 		if (lfs_markv(&c->fsid, c->bi + i, n) < 0) {
-			warn("lfs_markv");
+			if (c->verbose || errno != ENOSPC)
+				warn("lfs_markv, segment %u", sn);
 			return -1;
 		}
+		c->blocks_moved += n;
 	}
-	c->blocks_moved += live;
+	return 0;
+}
+
+/* Segment sn holds nothing live now: 0 if the kernel took it back. */
+int
+reclaim_segment(struct cleaner *c, u_int32_t sn)
+{
+	int empty = seguse(c, sn)->su_nbytes == 0;
+
 	if (lfs_segclean(&c->fsid, sn) < 0) {
 		if (c->verbose)
 			warn("lfs_segclean %u", sn);
 		return -1;
 	}
-	c->segs_cleaned++;
+	if (empty)
+		c->segs_empty++;
+	else
+		c->segs_cleaned++;
 	return 0;
 }

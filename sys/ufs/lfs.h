@@ -209,6 +209,17 @@ struct lfs_stats {
 	u_int64_t stop_access;		/* stop-access threshold reached */
 	u_int64_t cleaner_waits;	/* writers that waited for space */
 	u_int64_t segs_cleaned;		/* segments lfs_segclean returned */
+	/* the state now, filled in by SYS_lfsstats */
+	int64_t	  start_bytes, stop_bytes;	/* the thresholds (lfs_bio.c) */
+	int32_t	  start_bufs, stop_bufs;
+	int32_t	  locked_bufs;		/* B_LOCKED buffers now (all LFS) */
+	int32_t	  clean_segs;		/* clean segments */
+	int64_t	  locked_bytes;
+	int32_t	  bfree, avail;		/* blocks (thesis 6.2.2) */
+	int32_t	  promised;		/* of avail, to cached dirty blocks */
+	int32_t	  cleanblocks;		/* log blocks of clean segments and
+					 * of the current one past offset:
+					 * avail + promised, if all is well */
 };
 
 /* Parameters from the superblock. */
