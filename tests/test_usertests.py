@@ -172,7 +172,7 @@ def parse(prog: str, out: str) -> Run:
 
 
 def hint_for(prog: str, line: str) -> str:
-    for key, hint in HINTS[prog].items():
+    for key, hint in HINTS.get(prog, {}).items():
         if key in line:
             return f"\n    hint: {hint}"
     return ""

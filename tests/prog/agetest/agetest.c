@@ -200,7 +200,7 @@ static void
 run(int gens, int low, int high, const char *table)
 {
 	char why[256], what[64];
-	int g, i, e, nfiles, bad, lowspace = 0, writes = 0;
+	int g, i, e, nfiles, bad, lowspace = 0;
 
 	for (g = 0; g < gens; g++) {
 		/* Up to high%: new files, or rewrites when the table is full. */
@@ -208,7 +208,6 @@ run(int gens, int low, int high, const char *table)
 			int k = rnd(MAXFILES);
 
 			e = writefile(k);
-			writes++;
 			if (e == 0)
 				continue;
 			if (e != ENOSPC || fullness() < low) {
@@ -237,7 +236,6 @@ run(int gens, int low, int high, const char *table)
 	}
 	check(lowspace == 0, "no write refused below the low mark",
 	    "%d refused", lowspace);
-	printf("(agetest) %d writes, %d files kept\n", writes, nfiles);
 }
 
 int

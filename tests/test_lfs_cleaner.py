@@ -1,0 +1,126 @@
+"""BSD-LFS under pressure, from the guest: the cleaner, a full disk, a
+small memory, concurrent writers, a reboot.
+
+Each test makes its own LFS on the scratch disk; mount -t lfs starts
+lfs_cleanerd.  Small segments (newfs_lfs -s 262144) give a small disk
+many segments, so cleaning starts soon.  Every test ends with dumplfs
+finding valid checksums and a consistent ifile.
+"""
+from __future__ import annotations
+
+import re
+
+from guest import Guest
+from test_lfs import dumplfs_ok
+from test_usertests import check_program
+
+
+def lfs(g: Guest, segsize: int = 262144, cleaner: bool = True) -> None:
+    g.ok(f"newfs_lfs -s {segsize} /dev/rsd1a > /dev/null", timeout=120)
+    g.ok(f"mount {'' if cleaner else '-n '}-t lfs /dev/sd1a /mnt")
+
+
+def stats(g: Guest) -> dict[str, str]:
+    """lfsstat /mnt as a dict (counters as strings)."""
+    return dict(line.split("\t", 1) for line in
+                g.ok("lfsstat /mnt").splitlines() if "\t" in line)
+
+
+def test_aging_keeps_every_file(guest):
+    """Generations of creates, rewrites and deletes between 75% and 90%
+    full: the cleaner must reclaim segments holding live data, and every
+    file still matches the hash taken when it was written, before and
+    after an unmount."""
+    lfs(guest)
+    check_program(guest, "agetest", "-s 7 -g 3 -l 75 -h 90 -t /tmp/tab run /mnt")
+    st = stats(guest)
+    assert int(st["segs_cleaned"]) > 0 and int(st["blocks_clean"]) > 0, st
+    assert int(st["cleaner_blocks_moved"]) > 0, st
+    guest.ok("umount /mnt")
+    dumplfs_ok(guest)
+    guest.ok("mount -n -t lfs /dev/sd1a /mnt")
+    check_program(guest, "agetest", "-t /tmp/tab verify /mnt")
+    guest.ok("umount /mnt")
+
+
+def test_writing_until_full_ends_in_enospc(tmp_path):
+    """fstests -n: writes stop with ENOSPC, everything accepted reads
+    back, removing the files gives every block and inode back."""
+    g = Guest(tmp_path, sd1_sectors=32768)
+    g.boot()
+    try:
+        lfs(g)
+        check_program(g, "fstests", "-d /mnt -n")
+        g.ok("umount /mnt")
+        dumplfs_ok(g)
+    finally:
+        g.close()
+
+
+def test_a_16mb_guest_reaches_stop_access_and_recovers(tmp_path):
+    """With 16 MB of memory the cache is small: concurrent writers run
+    past the start-write threshold while a segment write is under way,
+    reach stop access, wait, and all finish with their data intact."""
+    g = Guest(tmp_path, mem=16)
+    g.boot()
+    try:
+        lfs(g, segsize=1048576)
+        st = stats(g)
+        start = int(re.match(r"(\d+) KB", st["start_write_at"]).group(1))
+        stop = int(re.match(r"(\d+) KB", st["stop_access_at"]).group(1))
+        assert 0 < start < stop <= 1024, st      # a fraction of 1.6 MB
+        dd = "dd if=/dev/zero of=/mnt/{} bs=64k count=96 2>/dev/null"
+        g.ok(f"{dd.format('a')} & {dd.format('b')} & {dd.format('c')}; wait",
+             timeout=300)
+        st = stats(g)
+        assert int(st["stop_access"]) > 0, st
+        assert int(st["start_write"]) > 0, st
+        g.ok("umount /mnt && mount -n -t lfs /dev/sd1a /mnt")
+        for f in "abc":
+            assert g.ok(f"ls -l /mnt/{f}").split()[4] == str(96 * 65536)
+            dump = g.ok(f"od /mnt/{f}").split("\n")   # zeros: a line, *
+            assert dump[1] == "*" and dump[2] == "30000000", dump
+        check_program(g, "fstests", "-d /mnt -t concurrent")
+        g.ok("umount /mnt")
+        dumplfs_ok(g)
+    finally:
+        g.close()
+
+
+def test_writers_and_an_eager_cleaner_do_not_deadlock(guest):
+    """A cleaner that always wants more clean segments, aging in the
+    background and concurrent writers in the foreground: all finish (the
+    harness's command timeout is the watchdog)."""
+    lfs(guest, cleaner=False)
+    guest.ok("(/usr/libexec/lfs_cleanerd -m 1000 /mnt > /tmp/cl.log 2>&1 &)")
+    guest.ok("(/usr/tests/agetest -s 3 -g 2 -l 60 -h 80 -t /tmp/tab run /mnt"
+             " > /tmp/age.log 2>&1; echo AGED >> /tmp/age.log) & true")
+    check_program(guest, "fstests", "-d /mnt -t concurrent")
+    guest.ok("wait", timeout=600)       # for the background aging
+    out = guest.ok("cat /tmp/age.log")
+    assert "0 failed" in out, out
+    guest.ok("umount /mnt")
+    dumplfs_ok(guest)
+
+
+def test_files_survive_a_reboot(tmp_path):
+    g = Guest(tmp_path)
+    g.boot()
+    try:
+        lfs(g)
+        g.ok("mkdir /mnt/keep && echo kept > /mnt/keep/f && sync")
+        g.ok("dd if=/dev/zero of=/mnt/keep/big bs=64k count=16 2>/dev/null")
+        g.ok("umount /mnt")
+    finally:
+        g.halt()
+        g.close()
+    g = Guest(tmp_path)                 # the same disk images
+    g.boot()
+    try:
+        g.ok("mount -t lfs /dev/sd1a /mnt")
+        assert g.ok("cat /mnt/keep/f").strip() == "kept"
+        assert g.ok("ls -l /mnt/keep/big").split()[4] == str(16 * 65536)
+        g.ok("umount /mnt")
+        dumplfs_ok(g)
+    finally:
+        g.close()
