@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""File-system bandwidth (thesis 7.3, figures 7-1 and 7-4): FFS and EFS next to the raw disk.
+"""File-system bandwidth (thesis 7.3, figures 7-1 and 7-4): FFS, EFS and LFS next to the raw disk.
 
     bench/fs_bandwidth.py [--profile hp97560] [--mb 4] [--out build/bench]
 
@@ -10,7 +10,9 @@ point:
   RAW    dd bs=S on /dev/rsd1c from sector 0, dd's own bytes/sec, as raw_disk.py
          does it (write, then read);
   FFS    newfs: 4 KB blocks, rotdelay 4 ms, maxcontig 1;
-  EFS    newfs -E: rotdelay 0, maxcontig 16 (64 KB clusters).
+  EFS    newfs -E: rotdelay 0, maxcontig 16 (64 KB clusters);
+  LFS    newfs_lfs: 4 KB blocks, 1 MB segments, mounted without a cleaner
+         (the passes never fill it).
 
 A file pass is bin/rawbench: WRITE removes the old file and syncs, then times
 write(2) calls of S bytes that make a fresh --mb MB file, and the fsync after them
@@ -53,7 +55,10 @@ FS_SECTORS = 98304  # newfs -s: 48 MB, the file system at the start of sd1
 FILE = "/mnt/fsbench"
 SWEEP_SIZE = 64 * 1024
 ROTDELAYS_MS = (0, 1, 2, 3, 4, 6, 8)
-SYSTEMS = {"FFS": "", "EFS": "-E"}  # name -> newfs flags
+# name -> (newfs command, mount command)
+SYSTEMS = {"FFS": (f"newfs -s {FS_SECTORS}", "mount"),
+           "EFS": (f"newfs -E -s {FS_SECTORS}", "mount"),
+           "LFS": (f"newfs_lfs -S {FS_SECTORS}", "mount -n -t lfs")}
 OPS = ("write", "read")
 
 
@@ -83,10 +88,11 @@ def raw_pass(g: Guest, op: str, size: int, total: int) -> Pass:
     return Pass(p.mbps, p.commands, gap_us=p.gap_us)
 
 
-def newfs(g: Guest, flags: str) -> None:
+def newfs(g: Guest, make: str, mount: str = "mount") -> None:
     """A fresh file system on sd1a, mounted on /mnt."""
-    g.ok(f"newfs {flags} -s {FS_SECTORS} /dev/rsd1a > /dev/null", timeout=CMD_TIMEOUT)
-    g.ok("mount /dev/sd1a /mnt")
+    g.ok(f"{make} /dev/rsd1a > /dev/null", timeout=CMD_TIMEOUT)
+    g.ok(f"{mount} /dev/sd1a /mnt")
+    g.mountcmd = mount
 
 
 def file_pass(g: Guest, op: str, size: int, total: int) -> Pass:
@@ -95,7 +101,7 @@ def file_pass(g: Guest, op: str, size: int, total: int) -> Pass:
         g.ok(f"rm -f {FILE} && sync")
         f = rawbench(g, f"-b {size} -t {total} fwrite {FILE}")
     else:
-        g.ok("umount /mnt && mount /dev/sd1a /mnt")
+        g.ok(f"umount /mnt && {g.mountcmd} /dev/sd1a /mnt")
         f = rawbench(g, f"-b {size} fread {FILE}")
     if f["bytes"] != total:
         raise RuntimeError(f"rawbench {op} moved {f['bytes']} bytes, not {total}: {f}")
@@ -117,15 +123,15 @@ def measure(profile: str, total: int) -> Results:
                 for kb in SIZES_KB:
                     res.raw[op, kb] = raw_pass(g, op, kb * 1024, total)
                     show(f"raw {op} {kb} KB", res.raw[op, kb])
-            for name, flags in SYSTEMS.items():
-                newfs(g, flags)
+            for name, (make, mount) in SYSTEMS.items():
+                newfs(g, make, mount)
                 for kb in SIZES_KB:
                     for op in OPS:
                         res.fs[name, op, kb] = file_pass(g, op, kb * 1024, total)
                         show(f"{name} {op} {kb} KB", res.fs[name, op, kb])
                 g.ok("umount /mnt")
             for ms in ROTDELAYS_MS:
-                newfs(g, f"-d {ms}")
+                newfs(g, f"newfs -d {ms} -s {FS_SECTORS}")
                 for op in OPS:
                     res.sweep[ms, op] = file_pass(g, op, SWEEP_SIZE, total)
                     show(f"FFS rotdelay {ms} ms {op}", res.sweep[ms, op])
@@ -153,7 +159,7 @@ def table(res: Results, total: int) -> str:
         f"{total >> 20} MB file, one pass per point, on newfs -s {FS_SECTORS} /dev/rsd1a "
         f"({FS_SECTORS >> 11} MB at the start of sd1).",
         "FFS: newfs (4 KB blocks, rotdelay 4 ms, maxcontig 1).  EFS: newfs -E "
-        "(rotdelay 0, maxcontig 16).",
+        "(rotdelay 0, maxcontig 16).  LFS: newfs_lfs (1 MB segments, no cleaner).",
         "WRITE: rm, sync, write(2) x SIZE to a fresh file, fsync; timed from the first "
         "write to fsync's return.",
         "READ: umount, mount (cold cache), read(2) x SIZE to the end of the file.",
@@ -164,11 +170,15 @@ def table(res: Results, total: int) -> str:
     for op, figure in (("write", "figure 7-1"), ("read", "figure 7-4")):
         lines += ["", f"{op.capitalize()} bandwidth ({figure})",
                   f"{'size':>8s} {'raw MB/s':>9s} {'FFS MB/s':>9s} {'EFS MB/s':>9s} "
-                  f"{'FFS cmds':>9s} {'EFS cmds':>9s} {'raw cmds':>9s}"]
+                  f"{'LFS MB/s':>9s} {'LFS/raw':>8s} {'FFS cmds':>9s} {'EFS cmds':>9s} "
+                  f"{'LFS cmds':>9s} {'raw cmds':>9s}"]
         for kb in SIZES_KB:
-            raw, ffs, efs = res.raw[op, kb], res.fs["FFS", op, kb], res.fs["EFS", op, kb]
+            raw = res.raw[op, kb]
+            ffs, efs, lfs = (res.fs[n, op, kb] for n in ("FFS", "EFS", "LFS"))
             lines.append(f"{kb:>6d}KB {raw.mbps:9.3f} {ffs.mbps:9.3f} {efs.mbps:9.3f} "
-                         f"{ffs.commands:9d} {efs.commands:9d} {raw.commands:9d}")
+                         f"{lfs.mbps:9.3f} {100 * lfs.mbps / raw.mbps:7.0f}% "
+                         f"{ffs.commands:9d} {efs.commands:9d} {lfs.commands:9d} "
+                         f"{raw.commands:9d}")
     lines += ["", f"FFS rotdelay sweep (thesis 7.3.1): newfs -d MS (maxcontig 1), "
               f"SIZE {SWEEP_SIZE >> 10} KB; both = 2 x file / (write time + read time); "
               "gap = mean idle us between commands",
@@ -191,7 +201,8 @@ def plot(res: Results, path: Path) -> None:
     for ax, op, figure in zip(axes, OPS, ("7-1", "7-4")):
         curves = [("raw /dev/rsd1c", "tab:gray", [res.raw[op, kb] for kb in SIZES_KB])]
         curves += [(name, colour, [res.fs[name, op, kb] for kb in SIZES_KB])
-                   for name, colour in (("FFS", "tab:red"), ("EFS", "tab:blue"))]
+                   for name, colour in (("FFS", "tab:red"), ("EFS", "tab:blue"),
+                                        ("LFS", "tab:green"))]
         for label, colour, points in curves:
             ax.plot(SIZES_KB, [p.mbps for p in points], "o-", color=colour, label=label)
         size_axis(ax, "transfer size (read(2)/write(2) bytes)")

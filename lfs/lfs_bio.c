@@ -154,10 +154,7 @@ lfs_overhead(struct lfs *fs, int n)
 static int
 lfs_cleaner_alive(struct lfs *fs)
 {
-	struct timeval tv;
-
-	microtime(&tv);
-	return fs->lfs_cleaners > 0 || tv.tv_sec - fs->lfs_cleanerseen < 10;
+	return fs->lfs_cleaners > 0 || lfs_time() - fs->lfs_cleanerseen < 10;
 }
 
 /*

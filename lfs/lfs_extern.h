@@ -81,6 +81,29 @@ struct lfs {
 #define VFSTOLFS(mp)	((struct lfs *)VFSTOUFS(mp)->um_lfs)
 #define ITOLFS(ip)	((struct lfs *)(ip)->i_ump->um_lfs)
 
+/*
+ * The partial segment being built (lfs_segment.c), written by
+ * lfs_segio.c.
+ */
+#define LFS_MAXINOBLKS	16		/* inode blocks in a partial segment */
+
+struct segment {
+	u_int8_t *sg_sum;		/* the summary being built */
+	FINFO	*sg_fip;		/* the open FINFO, or NULL */
+	struct inode *sg_ip;		/* whose blocks are being gathered */
+	u_int32_t sg_sumused;		/* summary bytes used from the front */
+	u_int32_t sg_start;		/* where the summary goes */
+	u_int32_t sg_limit;		/* first block past the segment */
+	int	sg_open;		/* a partial segment is being built */
+	struct buf **sg_bufs;		/* its blocks after the summary */
+	int	sg_nbufs;
+	struct dinode *sg_iblks[LFS_MAXINOBLKS];	/* its inode blocks */
+	int	sg_niblks, sg_ninos;
+	int	sg_flags;		/* SEGM_* of this write */
+	int	sg_dirop;		/* in the dirop pass */
+	int	sg_ifile;		/* writing the ifile for pass 2 */
+};
+
 /* lfs_segwrite flags */
 #define SEGM_CKP	0x01		/* a checkpoint: ifile and superblock */
 #define SEGM_SYNC	0x02		/* for fsync or sync: counted as such */
@@ -147,6 +170,15 @@ int	lfs_vdirty(struct vnode *);
 int	lfs_segwrite(struct mount *, int flags);
 struct segment *lfs_segalloc(struct lfs *);
 void	lfs_segfree(struct segment *);
+
+/* lfs_segio.c */
+void	lfs_startio(struct lfs *, struct segment *, struct lfs_pseg *,
+	    int nblocks);
+struct lfs_pseg *lfs_pseg_alloc(int nbufs);
+void	lfs_pseg_add(struct lfs_pseg *, int i, struct buf *);
+void	lfs_drain(struct lfs *, int all);
+long	lfs_inflight_max(void);
+int64_t	lfs_time(void);
 int	lfs_writesuper(struct lfs *, struct dlfs *);
 
 /* lfs_vfsops.c */

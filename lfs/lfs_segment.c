@@ -45,7 +45,6 @@
 #include "lfs/lfs_extern.h"
 #include <sys/time.h>
 
-#define LFS_MAXINOBLKS	16		/* inode blocks in a partial segment */
 #define LFS_MINPSEG	3		/* summary, a block, an inode block */
 #define LFS_DATA	(-1)		/* lfs_gather: data blocks, not a level */
 
@@ -55,48 +54,6 @@
  */
 #define LFS_LATEDIROP(sp, vp)	(!(sp)->sg_dirop && !(sp)->sg_ifile && \
 	((vp)->v_flag & VDIROP))
-
-struct segment {
-	u_int8_t *sg_sum;		/* the summary being built */
-	FINFO	*sg_fip;		/* the open FINFO, or NULL */
-	struct inode *sg_ip;		/* whose blocks are being gathered */
-	u_int32_t sg_sumused;		/* summary bytes used from the front */
-	u_int32_t sg_start;		/* where the summary goes */
-	u_int32_t sg_limit;		/* first block past the segment */
-	int	sg_open;		/* a partial segment is being built */
-	struct buf **sg_bufs;		/* its blocks after the summary */
-	int	sg_nbufs;
-	struct dinode *sg_iblks[LFS_MAXINOBLKS];	/* its inode blocks */
-	int	sg_niblks, sg_ninos;
-	int	sg_flags;		/* SEGM_* of this write */
-	int	sg_dirop;		/* in the dirop pass */
-	int	sg_ifile;		/* writing the ifile for pass 2 */
-};
-
-/* One partial segment on its way to the disk. */
-struct lfs_pseg {
-	TAILQ_ENTRY(lfs_pseg) ps_link;
-	int	ps_pending;		/* transfers not done */
-	int	ps_error;
-	long	ps_bytes;
-	int	ps_nbufs;
-	struct buf *ps_bufs[1];		/* cache buffers it carries */
-};
-
-/* One transfer of a partial segment. */
-struct lfs_chunk {
-	struct buf ch_buf;
-	struct lfs_pseg *ch_ps;
-};
-
-static int64_t
-lfs_now(void)
-{
-	struct timeval tv;
-
-	microtime(&tv);
-	return tv.tv_sec;
-}
 
 struct segment *
 lfs_segalloc(struct lfs *fs)
@@ -115,12 +72,6 @@ lfs_segfree(struct segment *sp)
 	free(sp->sg_bufs);
 	free(sp->sg_sum);
 	free(sp);
-}
-
-static long
-lfs_inflight_max(void)
-{
-	return MIN(2 * 1024 * 1024, MAX(256 * 1024, maxbufspace / 4));
 }
 
 /* Move the log to dlfs_nextseg, and choose the segment after it. */
@@ -150,7 +101,7 @@ lfs_newseg(struct lfs *fs)
 	sup->su_flags |= SEGUSE_ACTIVE | SEGUSE_DIRTY;
 	sup->su_nbytes = 0;
 	sup->su_nsums = sup->su_ninos = 0;
-	sup->su_lastmod = lfs_now();
+	sup->su_lastmod = lfs_time();
 	lfs_ifput(fs, &r, 1);
 	d->dlfs_curseg = sn;
 	d->dlfs_offset = lfs_sbfirstblock(d, sn);
@@ -229,87 +180,6 @@ lfs_endfinfo(struct lfs *fs, struct segment *sp)
 		    fs->lfs_dlfs.dlfs_bshift);
 	((struct segsum *)sp->sg_sum)->ss_nfinfo++;
 	sp->sg_fip = NULL;
-}
-
-static void lfs_chunkdone(struct buf *);
-static void lfs_drain(struct lfs *, int all);
-
-/*
- * Inode blocks are read through the device's buffers (lfs_readdin); a
- * block of the log being written anew must not be found there stale.
- */
-static void
-lfs_devinval(struct lfs *fs, u_int32_t daddr, int n)
-{
-	struct vnode *devvp = fs->lfs_ump->um_devvp;
-	struct buf *bp;
-	int s;
-
-	for (; n > 0; n--, daddr++) {
-		s = splbio();
-		bp = incore(devvp, lfs_fsbtodb(&fs->lfs_dlfs, daddr));
-		if (bp != NULL && !(bp->b_flags & B_BUSY)) {
-			bremfree(bp);
-			bp->b_flags |= B_BUSY | B_INVAL;
-			splx(s);
-			brelse(bp);
-			continue;
-		}
-		splx(s);
-	}
-}
-
-/* Copy the partial segment's blocks into transfers and start them. */
-static void
-lfs_startio(struct lfs *fs, struct segment *sp, struct lfs_pseg *ps,
-    int nblocks)
-{
-	struct dlfs *d = &fs->lfs_dlfs;
-	int perchunk = MAXPHYS / d->dlfs_bsize, b, n, i;
-	struct segsum *ss = (struct segsum *)sp->sg_sum;
-	int nchunks = (nblocks + perchunk - 1) / perchunk;
-	struct lfs_chunk **chunks = malloc(nchunks * sizeof(*chunks), M_WAITOK);
-	u_int32_t crc = 0;
-
-	for (i = 0; i < nchunks; i++) {
-		struct lfs_chunk *ch = malloc(sizeof(*ch), M_WAITOK | M_ZERO);
-		struct buf *hdr = &ch->ch_buf;
-
-		n = MIN(perchunk, nblocks - i * perchunk);
-		hdr->b_data = malloc(n * d->dlfs_bsize, M_WAITOK);
-		hdr->b_bufsize = hdr->b_bcount = n * d->dlfs_bsize;
-		hdr->b_flags = B_BUSY | B_CALL | B_ASYNC |
-		    ((sp->sg_flags & SEGM_SYNC) ? B_SYNC : 0);
-		hdr->b_iodone = lfs_chunkdone;
-		hdr->b_private = ch;
-		hdr->b_blkno = lfs_fsbtodb(d, sp->sg_start + i * perchunk);
-		hdr->b_dev = fs->lfs_ump->um_dev;
-		ch->ch_ps = ps;
-		chunks[i] = ch;
-	}
-	/* Block 0 is the summary; the checksum covers the rest, in order. */
-	for (b = 1; b < nblocks; b++) {
-		caddr_t dst = chunks[b / perchunk]->ch_buf.b_data +
-		    (b % perchunk) * d->dlfs_bsize;
-		const void *src = b - 1 < sp->sg_nbufs ?
-		    sp->sg_bufs[b - 1]->b_data :
-		    (void *)sp->sg_iblks[b - 1 - sp->sg_nbufs];
-
-		memcpy(dst, src, d->dlfs_bsize);
-		crc = lfs_crc32(crc, dst, d->dlfs_bsize);
-	}
-	ss->ss_datasum = crc;
-	ss->ss_sumsum = lfs_sssum(d, sp->sg_sum);
-	memcpy(chunks[0]->ch_buf.b_data, sp->sg_sum, d->dlfs_sumsize);
-	lfs_devinval(fs, sp->sg_start, nblocks);
-	ps->ps_pending = nchunks;
-	ps->ps_bytes = (long)nblocks * d->dlfs_bsize;
-	TAILQ_INSERT_TAIL(&fs->lfs_inflight, ps, ps_link);
-	fs->lfs_inflight_bytes += ps->ps_bytes;
-	fs->lfs_stats.writes += nchunks;
-	for (i = 0; i < nchunks; i++)
-		bdevsw[major(fs->lfs_ump->um_dev)].d_strategy(&chunks[i]->ch_buf);
-	free(chunks);
 }
 
 /* The map learns where each inode of the closing partial went. */
@@ -403,7 +273,7 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 		sup->su_nsums++;
 		sup->su_ninos += sp->sg_niblks;
 		if (!(sp->sg_flags & SEGM_CLEAN) || sup->su_lastmod == 0)
-			sup->su_lastmod = lfs_now();
+			sup->su_lastmod = lfs_time();
 		lfs_ifput(fs, &r, 1);
 	}
 	if (sp->sg_ifile && last)
@@ -412,7 +282,7 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	ss->ss_magic = SS_MAGIC;
 	ss->ss_next = lfs_sntod(d, d->dlfs_nextseg);
 	ss->ss_serial = ++d->dlfs_serial;
-	ss->ss_create = lfs_now();
+	ss->ss_create = lfs_time();
 	ss->ss_ninos = sp->sg_niblks;
 	ss->ss_nblocks = nblocks - 1;
 	ss->ss_flags = 0;
@@ -423,15 +293,13 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	if (sp->sg_ifile && last && (sp->sg_flags & SEGM_CKP))
 		ss->ss_flags |= SS_CKP;
 
-	ps = malloc(sizeof(*ps) + sp->sg_nbufs * sizeof(struct buf *),
-	    M_WAITOK | M_ZERO);
-	ps->ps_nbufs = sp->sg_nbufs;
+	ps = lfs_pseg_alloc(sp->sg_nbufs);
 	lfs_startio(fs, sp, ps, nblocks);
 	/* The copies are taken: the buffers are clean unless changed again. */
 	for (i = 0; i < sp->sg_nbufs; i++) {
 		struct buf *bp = sp->sg_bufs[i];
 
-		ps->ps_bufs[i] = bp;
+		lfs_pseg_add(ps, i, bp);
 		bp->b_flags &= ~B_DELWRI;
 		reassignbuf(bp, bp->b_vp);
 	}
@@ -465,62 +333,6 @@ lfs_needroom(struct lfs *fs, struct segment *sp, int nb, int sum, int iblk)
 		return 0;
 	lfs_writeseg(fs, sp, 0);
 	return lfs_initseg(fs, sp, nb + iblk + 1);
-}
-
-/* A transfer is done (interrupt level). */
-static void
-lfs_chunkdone(struct buf *hdr)
-{
-	struct lfs_chunk *ch = hdr->b_private;
-	struct lfs_pseg *ps = ch->ch_ps;
-
-	if (hdr->b_flags & B_ERROR)
-		ps->ps_error = hdr->b_error ? hdr->b_error : EIO;
-	free(hdr->b_data);
-	free(ch);
-	if (--ps->ps_pending == 0)
-		wakeup(ps);
-}
-
-/* A block the writer took is on disk (or failed): let it go. */
-static void
-lfs_release(struct lfs *fs, struct buf *bp, int error)
-{
-	bp->b_flags &= ~B_GATHERED;
-	if (error)
-		lfs_redirty(fs, bp);	/* written again, elsewhere */
-	if (!(bp->b_flags & B_DELWRI)) {
-		bclrlocked(bp);
-		fs->lfs_nlocked--;
-	}
-	bp->b_flags |= B_DONE;
-	brelse(bp);
-}
-
-/* Wait for partial segments in flight: all, or until under the cap. */
-static void
-lfs_drain(struct lfs *fs, int all)
-{
-	struct lfs_pseg *ps;
-	int i, s;
-
-	while ((ps = TAILQ_FIRST(&fs->lfs_inflight)) != NULL) {
-		if (!all && fs->lfs_inflight_bytes <= lfs_inflight_max())
-			break;
-		s = splbio();
-		while (ps->ps_pending > 0)
-			tsleep(ps, 0, "lfsio", 0);
-		splx(s);
-		TAILQ_REMOVE(&fs->lfs_inflight, ps, ps_link);
-		fs->lfs_inflight_bytes -= ps->ps_bytes;
-		if (ps->ps_error)
-			printf("lfs: %s: write error %d in the log\n",
-			    fs->lfs_ump->um_fspec, ps->ps_error);
-		for (i = 0; i < ps->ps_nbufs; i++)
-			lfs_release(fs, ps->ps_bufs[i], ps->ps_error);
-		free(ps);
-	}
-	wakeup(&locked_queue_count);
 }
 
 /*
@@ -935,7 +747,7 @@ lfs_segwrite(struct mount *mp, int flags)
 		fs->lfs_ckpsb.dlfs_clean = (flags & SEGM_UNMOUNT) != 0;
 		error = lfs_writesuper(fs, &fs->lfs_ckpsb);
 		fs->lfs_stats.ckps++;
-		fs->lfs_lastckp = lfs_now();
+		fs->lfs_lastckp = lfs_time();
 	}
 	sp->sg_dirop = 0;
 	lfs_segunlock(fs);
@@ -945,41 +757,5 @@ lfs_segwrite(struct mount *mp, int flags)
 	if (error)
 		printf("lfs: %s: segment write: error %d\n",
 		    fs->lfs_ump->um_fspec, error);
-	return error;
-}
-
-/*
- * Write the checkpoint sb to the superblock copy whose turn it is (the
- * two first copies alternate); at unmount to every copy.
- */
-int
-lfs_writesuper(struct lfs *fs, struct dlfs *sb)
-{
-	struct dlfs *d = &fs->lfs_dlfs;
-	int i, error = 0, copy;
-
-	copy = (d->dlfs_ckpidx + 1) % LFS_NCKP;
-	if (d->dlfs_sboffs[copy] == 0)
-		copy = 0;
-	d->dlfs_ckpidx = copy;
-	sb->dlfs_ckpidx = copy;
-	sb->dlfs_tstamp = lfs_now();
-	sb->dlfs_cksum = lfs_sbsum(sb);
-	fs->lfs_ckpserial = sb->dlfs_serial;
-	for (i = 0; i < LFS_NSB; i++) {
-		struct buf *bp;
-		int e;
-
-		if (d->dlfs_sboffs[i] == 0 ||
-		    (i != copy && !(sb->dlfs_clean && i >= LFS_NCKP)))
-			continue;
-		bp = getblk(fs->lfs_ump->um_devvp,
-		    lfs_fsbtodb(d, d->dlfs_sboffs[i]), LFS_SBPAD);
-		memset(bp->b_data, 0, LFS_SBPAD);
-		memcpy(bp->b_data, sb, sizeof(*sb));
-		bp->b_flags |= B_NOCACHE;
-		if ((e = bwrite(bp)) != 0)
-			error = e;
-	}
 	return error;
 }

@@ -123,7 +123,8 @@ lfs_sbcheck(const struct dlfs *fs)
 		return "missing checkpoint copies";
 	if (fs->dlfs_curseg >= fs->dlfs_nseg ||
 	    fs->dlfs_nextseg >= fs->dlfs_nseg ||
-	    lfs_dtosn(fs, fs->dlfs_offset) != fs->dlfs_curseg ||
+	    /* the log's end may be the segment's end: a full segment */
+	    fs->dlfs_offset > lfs_sntod(fs, fs->dlfs_curseg + 1) ||
 	    fs->dlfs_offset < lfs_sbfirstblock(fs, fs->dlfs_curseg) ||
 	    fs->dlfs_lastpseg >= fs->dlfs_size ||
 	    fs->dlfs_idaddr == 0 || fs->dlfs_idaddr >= fs->dlfs_size)

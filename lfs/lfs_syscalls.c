@@ -33,15 +33,6 @@
 #include "lfs/lfs_extern.h"
 #include <sys/time.h>
 
-static int64_t
-lfs_seconds(void)
-{
-	struct timeval tv;
-
-	microtime(&tv);
-	return tv.tv_sec;
-}
-
 /* The read-write LFS whose statfs f_fsid is *ufsid (a user address). */
 static int
 lfs_fsidmount(const fsid_t *ufsid, struct mount **mpp, int rw)
@@ -63,7 +54,7 @@ lfs_fsidmount(const fsid_t *ufsid, struct mount **mpp, int rw)
 			return EROFS;
 		*mpp = mp;
 		if (rw)
-			VFSTOLFS(mp)->lfs_cleanerseen = lfs_seconds();
+			VFSTOLFS(mp)->lfs_cleanerseen = lfs_time();
 		return 0;
 	}
 	return ENOENT;
@@ -294,7 +285,7 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 	fs->lfs_cleaners++;
 	error = tsleep(&fs->lfs_cleaners, PCATCH, "segwait", timo);
 	fs->lfs_cleaners--;
-	fs->lfs_cleanerseen = lfs_seconds();
+	fs->lfs_cleanerseen = lfs_time();
 	if (fs->lfs_unmounting) {
 		wakeup(&fs->lfs_unmounting);
 		return ENOENT;		/* the file system is going away */

@@ -185,12 +185,6 @@ lfs_mountrw(struct lfs *fs, const char *path)
 	u_int32_t sn;
 	SEGUSE *sup;
 
-	if (d->dlfs_curseg >= d->dlfs_nseg || d->dlfs_nextseg >= d->dlfs_nseg ||
-	    lfs_dtosn(d, d->dlfs_offset) != d->dlfs_curseg) {
-		printf("lfs_mount: %s: checkpoint names no valid log end\n",
-		    fs->lfs_ump->um_fspec);
-		return EINVAL;
-	}
 	fs->lfs_nclean = fs->lfs_ndirty = 0;
 	for (sn = 0; sn < d->dlfs_nseg; sn++) {
 		if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)

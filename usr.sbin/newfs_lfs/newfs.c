@@ -2,16 +2,16 @@
  * newfs_lfs: make a BSD-LFS file system (thesis chapter 6).
  *
  *	newfs_lfs [-N] [-b bsize] [-s segsize] [-m minfree]
- *	    [-M minfreeseg] special
+ *	    [-M minfreeseg] [-S sectors] special
  *
  * This file decides the parameters: 4 KB blocks, 1 MB segments (-s in
  * bytes, or with a k or m suffix), 10% of the blocks kept from users and
  * LFS_MINFREESEG segments kept for the cleaner (thesis 6.2.5), and the
- * partition's size: from the kernel's label on a guest disk device, from
- * the label's partition 'a' in an image file, else from the size of the
- * image file (lib/fsutil/partition.c, shared with newfs).  lfs.c does
- * the rest.  The first LFS_LABELPAD bytes (boot area and
- * label) are never written.
+ * partition's size (or its first -S sectors): from the kernel's label on
+ * a guest disk device, from the label's partition 'a' in an image file,
+ * else from the size of the image file (lib/fsutil/partition.c, shared
+ * with newfs).  lfs.c does the rest.  The first LFS_LABELPAD bytes (boot
+ * area and label) are never written.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -36,7 +36,7 @@ usage(void)
 {
 
 	fprintf(stderr, "usage: newfs_lfs [-N] [-b bsize] [-s segsize] "
-	    "[-m minfree] [-M minfreeseg] special\n");
+	    "[-m minfree] [-M minfreeseg] [-S sectors] special\n");
 	exit(1);
 }
 
@@ -117,6 +117,7 @@ main(int argc, char *argv[])
 	struct lfsparams p;
 	const char *special;
 	char *seg;
+	int64_t limit = 0;
 	int ch;
 
 	memset(&p, 0, sizeof(p));
@@ -124,7 +125,7 @@ main(int argc, char *argv[])
 	p.minfree = 10;
 	p.minfreeseg = LFS_MINFREESEG;
 	seg = NULL;
-	while ((ch = getopt(argc, argv, "Nb:s:m:M:")) != -1) {
+	while ((ch = getopt(argc, argv, "Nb:s:m:M:S:")) != -1) {
 		switch (ch) {
 		case 'N':
 			Nflag = 1;
@@ -140,6 +141,10 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			p.minfree = number(optarg, "free space %", 0, 50);
+			break;
+		case 'S':
+			limit = number(optarg, "size in sectors", 1,
+			    0x7fffffffLL);
 			break;
 		case 'M':
 			p.minfreeseg = number(optarg, "cleaner reserve",
@@ -171,6 +176,8 @@ main(int argc, char *argv[])
 	p.sectors = partsize(fsfd, special);
 	if (p.sectors == 0)
 		fatal("%s: cannot tell the size of the partition", special);
+	if (limit != 0 && limit < p.sectors)
+		p.sectors = limit;	/* -S: only the start of it */
 	make_lfs(&p, special);
 	close(fsfd);
 	return (0);

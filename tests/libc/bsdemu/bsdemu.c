@@ -197,10 +197,11 @@ int sigreturn(void *p)		{ (void)p; return fail(ENOSYS); }
 int mount(const char *t, const char *d, int f, void *a) { (void)t; (void)d; (void)f; (void)a; return fail(EPERM); }
 int unmount(const char *d, int f) { (void)d; (void)f; return fail(EPERM); }
 int reboot(int h)		{ (void)h; return fail(EPERM); }
-int lfs_bmapv(void *a, void *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
-int lfs_markv(void *a, void *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
-int lfs_segclean(void *a, unsigned long b) { (void)a; (void)b; return fail(ENOSYS); }
-int lfs_segwait(void *a, struct timeval *b) { (void)a; (void)b; return fail(ENOSYS); }
+int lfs_bmapv(const struct fsid *a, struct block_info *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
+int lfs_markv(const struct fsid *a, struct block_info *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
+int lfs_segclean(const struct fsid *a, unsigned int b) { (void)a; (void)b; return fail(ENOSYS); }
+int lfs_segwait(const struct fsid *a, struct timeval *b) { (void)a; (void)b; return fail(ENOSYS); }
+int lfsstats(const struct fsid *a, struct lfs_stats *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
 int getproc(struct kinfo_proc *a, int b) { (void)a; (void)b; return fail(ENOSYS); }
 int diskstats(int a, struct diskstats *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
 int bufstats(void *a)	{ (void)a; return fail(ENOSYS); }

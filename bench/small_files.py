@@ -1,0 +1,117 @@
+#!/usr/bin/python3
+"""Small-file performance (thesis 7.4): FFS, EFS and LFS creating, reading and deleting
+10,000 1 KB files in 100 directories.
+
+    bench/small_files.py [--profile hp97560] [--files 10000] [--out build/bench]
+
+Boots a guest whose scratch disk sd1 is served by the drive model and, for each file
+system (made on the first 48 MB of sd1, as fs_bandwidth.py does), runs bin/smallfiles
+three times with an unmount and mount before each phase (a cold cache):
+
+  create  mkdir 100 directories, then open/write 1 KB/close each file in turn; sync
+  read    open/read/close each file
+  delete  unlink each file, rmdir each directory; sync
+
+Each phase is timed in the guest from its first call to the end of its sync; the
+figure is files per second.  LFS is mounted without a cleaner (the test never fills
+it).  Writes build/bench/small_files.txt (the table, with LFS / FFS ratios) and
+build/bench/small_files.png (a bar chart).  Nothing here is asserted.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TOP = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(TOP / "qemu"))
+sys.path.insert(0, str(TOP / "tests"))
+sys.path.insert(0, str(TOP / "bench"))
+import drivemodel  # noqa: E402
+from guest import Guest  # noqa: E402
+from fs_bandwidth import SYSTEMS, newfs  # noqa: E402
+from raw_disk import CMD_TIMEOUT, pyplot  # noqa: E402
+
+PHASES = ("create", "read", "delete")
+LINE = re.compile(r"smallfiles (\w+) files (\d+) usecs (\d+) per_sec (\d+)")
+
+
+def measure(profile: str, files: int) -> dict[tuple[str, str], float]:
+    """files per second, by (file system, phase)"""
+    res = {}
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        with Guest(Path(tmp), profile=profile) as g:
+            for name, (make, mount) in SYSTEMS.items():
+                newfs(g, make, mount)
+                for phase in PHASES:
+                    g.ok(f"umount /mnt && {mount} /dev/sd1a /mnt")
+                    out = g.ok(f"smallfiles -n {files} {phase} /mnt",
+                               timeout=CMD_TIMEOUT * 4)
+                    m = LINE.search(out)
+                    if m is None:
+                        raise RuntimeError(f"smallfiles {phase} on {name}: {out}")
+                    res[name, phase] = int(m.group(2)) * 1e6 / int(m.group(3))
+                    print(f"  {name} {phase:6s} {res[name, phase]:9.1f} files/s",
+                          flush=True)
+                g.ok("umount /mnt")
+            g.halt()
+    return res
+
+
+def table(res: dict, profile: str, files: int) -> str:
+    prof = drivemodel.get_profile(profile)
+    lines = [f"Small-file performance (thesis 7.4), profile {profile}: {prof.description}",
+             f"{files} files of 1 KB in 100 directories; unmount and mount before each "
+             "phase; create and delete end with sync.",
+             "files/second, one run each.", "",
+             f"{'phase':8s} {'FFS':>9s} {'EFS':>9s} {'LFS':>9s} {'LFS/FFS':>8s} "
+             f"{'LFS/EFS':>8s}"]
+    for phase in PHASES:
+        f, e, lf = (res[n, phase] for n in ("FFS", "EFS", "LFS"))
+        lines.append(f"{phase:8s} {f:9.1f} {e:9.1f} {lf:9.1f} {lf / f:7.2f}x "
+                     f"{lf / e:7.2f}x")
+    return "\n".join(lines)
+
+
+def plot(res: dict, profile: str, path: Path) -> None:
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(8, 5))
+    width = 0.25
+    for i, (name, colour) in enumerate((("FFS", "tab:red"), ("EFS", "tab:blue"),
+                                        ("LFS", "tab:green"))):
+        xs = [p + (i - 1) * width for p in range(len(PHASES))]
+        ax.bar(xs, [res[name, ph] for ph in PHASES], width, color=colour, label=name)
+    ax.set_xticks(range(len(PHASES)))
+    ax.set_xticklabels(PHASES)
+    ax.set_ylabel("files per second")
+    ax.set_title(f"Small files (thesis 7.4), {profile}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
+    ap.add_argument("--files", type=int, default=10000)
+    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
+    args = ap.parse_args(argv)
+    start = time.monotonic()
+    res = measure(args.profile, args.files)
+    report = table(res, args.profile, args.files)
+    footer = f"benchmark took {time.monotonic() - start:.0f} s"
+    print("\n" + report + "\n", flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    txt, png = args.out / "small_files.txt", args.out / "small_files.png"
+    txt.write_text(report + "\n\n" + footer + "\n")
+    plot(res, args.profile, png)
+    print(f"{footer}\nwrote {txt} and {png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
