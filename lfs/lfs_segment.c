@@ -750,10 +750,15 @@ lfs_segwrite(struct mount *mp, int flags)
 		fs->lfs_lastckp = lfs_time();
 	}
 	sp->sg_dirop = 0;
-	lfs_segunlock(fs);
+	/*
+	 * Let the vnodes go before the lock: an unlinked file whose last
+	 * reference was the writer's is freed now, so a sync that waited
+	 * for this write finds its space free (statfs after sync).
+	 */
 	lfs_vunref(vps1, n1);
 	if (vps2 != NULL)
 		lfs_vunref(vps2, n2);
+	lfs_segunlock(fs);
 	if (error)
 		printf("lfs: %s: segment write: error %d\n",
 		    fs->lfs_ump->um_fspec, error);
