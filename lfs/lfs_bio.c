@@ -207,7 +207,8 @@ lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 /*
  * May the cleaner rewrite n blocks (data and inodes)?  It may use the
  * segments kept for it, all but one: the checkpoint that lets it reclaim
- * what it cleaned must find a segment to go to, and room for the ifile.
+ * what it cleaned must find a segment to go to, and room for the ifile
+ * (twice: a sync may come first).
  */
 int
 lfs_cleaner_fits(struct lfs *fs, int n)
@@ -216,7 +217,8 @@ lfs_cleaner_fits(struct lfs *fs, int n)
 	int ifile = VTOI(fs->lfs_ivnode)->i_size >> d->dlfs_bshift;
 	int meta = n / (d->dlfs_ssize - 3) + 2 + n / d->dlfs_inopb + 2;
 
-	return d->dlfs_avail - n - meta - (ifile + 4) >= (int32_t)d->dlfs_ssize;
+	return d->dlfs_avail - n - meta - 2 * (ifile + 4) >=
+	    (int32_t)d->dlfs_ssize;
 }
 
 void

@@ -48,6 +48,7 @@
 
 #define SEGWAIT_SECS	30
 #define BATCH		4	/* segments cleaned per checkpoint */
+#define MINGAIN		12	/* blocks a cleaned segment must free */
 
 static volatile sig_atomic_t done;
 static time_t lastsync;
@@ -157,6 +158,10 @@ choose(struct cleaner *c, u_int32_t *nclean)
 		}
 		c->freesegs += 1 - sup->su_nbytes / segbytes;
 		u = sup->su_nbytes / segbytes;
+		/* Worth it only if it frees more than moving it costs: a
+		 * summary, inode blocks, its share of the checkpoint. */
+		if (segbytes - sup->su_nbytes < MINGAIN * c->sb.dlfs_bsize)
+			continue;
 		if (sup->su_flags & SEGUSE_ACTIVE) {
 			/* Written since the checkpoint: not yet. */
 			if (u <= 0.9 && !(sup->su_flags & SEGUSE_CLEANING))
@@ -164,7 +169,7 @@ choose(struct cleaner *c, u_int32_t *nclean)
 			continue;
 		}
 		if (u > 0.9)
-			continue;	/* moving it costs more than it gives */
+			continue;	/* too little to gain */
 		age = (double)(now - (time_t)sup->su_lastmod) + 1;
 		if (age < 1)
 			age = 1;
