@@ -10,6 +10,7 @@
  *	lfs_alloc.c	the ifile: its entries, lfs_valloc, lfs_vfree
  *	lfs_inode.c	lfs_update, lfs_truncate, lfs_inactive
  *	lfs_segment.c	the segment writer, lfs_segwrite (6.3.1, 6.5.3)
+ *	lfs_segio.c	partial segments to the disk, superblock copies
  *	lfs_syscalls.c	the cleaner's calls (6.4)
  *	lfs_vfsops.c	mount, checkpoints on sync, unmount
  *	lfs_vnops.c	the vnode table, directory operations bracketed
