@@ -115,38 +115,20 @@ ffs_indirtrunc(struct inode *ip, daddr_t lbn, daddr_t dbn, daddr_t lastbn,
 	return allerror;
 }
 
+static void
+ffs_dropbuf(struct buf *bp)
+{
+	bp->b_flags |= B_INVAL;
+	bp->b_flags &= ~B_DELWRI;
+	brelse(bp);
+}
+
 /* Drop cached blocks of vp past lastblock and every indirect block. */
 static void
 ffs_truncbuf(struct vnode *vp, daddr_t lastblock)
 {
-	struct buf *bp, *next;
-	int pass, s;
-
 	vflushbuf(vp, 1);
-	for (pass = 0; pass < 2; pass++) {
-restart:
-		s = splbio();
-		bp = pass ? LIST_FIRST(&vp->v_dirtyblkhd) :
-		    LIST_FIRST(&vp->v_cleanblkhd);
-		for (; bp; bp = next) {
-			next = LIST_NEXT(bp, b_vnbufs);
-			if (bp->b_lblkno >= 0 && bp->b_lblkno <= lastblock)
-				continue;
-			if (bp->b_flags & B_BUSY) {
-				bp->b_flags |= B_WANTED;
-				tsleep(bp, 0, "truncbuf", 0);
-				splx(s);
-				goto restart;
-			}
-			bremfree(bp);
-			bp->b_flags |= B_BUSY | B_INVAL;
-			bp->b_flags &= ~B_DELWRI;
-			splx(s);
-			brelse(bp);
-			goto restart;
-		}
-		splx(s);
-	}
+	ufs_truncbuf(vp, lastblock, 1, ffs_dropbuf);
 }
 
 int

@@ -135,36 +135,10 @@ lfs_indirtrunc(struct inode *ip, daddr_t ilbn, int32_t *ptr, daddr_t base,
 	return error;
 }
 
-/* Drop the cached data blocks of vp past lastblock. */
 static void
-lfs_truncbuf(struct lfs *fs, struct vnode *vp, daddr_t lastblock)
+lfs_dropbuf(struct buf *bp)
 {
-	struct buf *bp, *next;
-	int pass, s;
-
-	for (pass = 0; pass < 2; pass++) {
-restart:
-		s = splbio();
-		bp = pass ? LIST_FIRST(&vp->v_dirtyblkhd) :
-		    LIST_FIRST(&vp->v_cleanblkhd);
-		for (; bp; bp = next) {
-			next = LIST_NEXT(bp, b_vnbufs);
-			if (bp->b_lblkno < 0 || bp->b_lblkno <= lastblock)
-				continue;
-			if (bp->b_flags & B_BUSY) {
-				bp->b_flags |= B_WANTED;
-				tsleep(bp, 0, "lfstrunc", 0);
-				splx(s);
-				goto restart;
-			}
-			bremfree(bp);
-			bp->b_flags |= B_BUSY;
-			splx(s);
-			lfs_discard(fs, bp);
-			goto restart;
-		}
-		splx(s);
-	}
+	lfs_discard(VFSTOLFS(bp->b_vp->v_mount), bp);
 }
 
 int
@@ -234,6 +208,6 @@ lfs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 		if (error)
 			allerror = error;
 	}
-	lfs_truncbuf(fs, vp, lastblock);
+	ufs_truncbuf(vp, lastblock, 0, lfs_dropbuf);	/* indirects: above */
 	return allerror;
 }

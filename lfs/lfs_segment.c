@@ -415,16 +415,20 @@ lfs_sortlbns(daddr_t *v, int n)
 			}
 }
 
-/* A dirty buffer the writer may take now. */
+/* Is bp a dirty LFS buffer the writer may take now? */
+static int
+lfs_cantake(struct buf *bp)
+{
+	return !(bp->b_flags & (B_BUSY | B_GATHERED)) &&
+	    (bp->b_flags & (B_DELWRI | B_LOCKED)) == (B_DELWRI | B_LOCKED);
+}
+
 static struct buf *
 lfs_takeable(struct vnode *vp, daddr_t lbn)
 {
 	struct buf *bp = incore(vp, lbn);
 
-	if (bp == NULL || (bp->b_flags & (B_BUSY | B_GATHERED)) ||
-	    (bp->b_flags & (B_DELWRI | B_LOCKED)) != (B_DELWRI | B_LOCKED))
-		return NULL;
-	return bp;
+	return bp != NULL && lfs_cantake(bp) ? bp : NULL;
 }
 
 /* Gather the dirty blocks of ip of one kind (data or an indirect level). */
@@ -447,9 +451,7 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 	n = 0;
 	s = splbio();
 	LIST_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs) {
-		if ((bp->b_flags & (B_BUSY | B_GATHERED)) ||
-		    (bp->b_flags & (B_DELWRI | B_LOCKED)) !=
-		    (B_DELWRI | B_LOCKED))
+		if (!lfs_cantake(bp))
 			continue;
 		if (lfs_level(ip->i_ump, bp->b_lblkno) != level)
 			continue;

@@ -135,6 +135,8 @@ int	ufs_inactive(struct vnode *);
 int	ufs_reclaim(struct vnode *);
 void	ufs_vinit(struct vnode *, const struct vnodeops *specops);
 int	ufs_blkatoff(struct inode *, off_t, char **, struct buf **);
+void	ufs_truncbuf(struct vnode *, daddr_t lastblock, int indirects,
+	    void (*drop)(struct buf *));
 
 /* ufs_vfsops.c */
 int	ufs_opendev(struct mount *, void *data, char *fspec, struct vnode **);

@@ -9,6 +9,8 @@
 #include "kern/mount.h"
 #include "kern/malloc.h"
 #include "kern/buf.h"
+#include "kern/proc.h"
+#include "kern/i386/cpu.h"
 #include "ufs/inode.h"
 #include <sys/time.h>
 
@@ -119,6 +121,46 @@ ufs_reclaim(struct vnode *vp)
 	free(ip);
 	vp->v_data = NULL;
 	return 0;
+}
+
+/*
+ * Drop the cached blocks of vp a truncation removed: the data blocks past
+ * lastblock and, with indirects, every indirect block.  Busy ones are
+ * waited for; drop(bp) gets each one busy, off its queue, to release (the
+ * layout's way: FFS forgets it, LFS also takes back its promise of log
+ * space).
+ */
+void
+ufs_truncbuf(struct vnode *vp, daddr_t lastblock, int indirects,
+    void (*drop)(struct buf *))
+{
+	struct buf *bp, *next;
+	int pass, s;
+
+	for (pass = 0; pass < 2; pass++) {
+restart:
+		s = splbio();
+		bp = pass ? LIST_FIRST(&vp->v_dirtyblkhd) :
+		    LIST_FIRST(&vp->v_cleanblkhd);
+		for (; bp; bp = next) {
+			next = LIST_NEXT(bp, b_vnbufs);
+			if (bp->b_lblkno < 0 ? !indirects :
+			    bp->b_lblkno <= lastblock)
+				continue;
+			if (bp->b_flags & B_BUSY) {
+				bp->b_flags |= B_WANTED;
+				tsleep(bp, 0, "truncbuf", 0);
+				splx(s);
+				goto restart;
+			}
+			bremfree(bp);
+			bp->b_flags |= B_BUSY;
+			splx(s);
+			drop(bp);
+			goto restart;
+		}
+		splx(s);
+	}
 }
 
 /*
