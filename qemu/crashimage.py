@@ -6,9 +6,10 @@
 
 A guest makes an LFS on its scratch disk sd1 and works on it (WORKLOAD):
 files and a sync, which is a checkpoint; then, each written by fsync
-(a partial segment, no checkpoint), an append to an old file, a new file
-(a directory operation), a new directory with a file (another), and a
-last directory operation.  The power is cut in the middle of that last
+(partial segments, no checkpoint), a new file (a directory operation),
+a new directory with a file (another), an append to an old file (no
+dirop: the ifile is not written with it), and a last directory
+operation.  The power is cut in the middle of that last
 one, so the log ends with an unfinished dirop: a partial segment flagged
 SS_DIROP|SS_CONT whose end (the ifile's, SS_DIROP alone) never landed.
 
@@ -45,9 +46,9 @@ SETUP = [
     "mount -t lfs /dev/sd1a /mnt",
     "mkdir /mnt/src && echo one > /mnt/src/a && echo two > /mnt/src/b"
     " && sync",                                     # the checkpoint
-    "echo three >> /mnt/src/a && fsync /mnt/src/a",  # no dirop
-    "echo four > /mnt/new && fsync /mnt/new",        # a create
-    "mkdir /mnt/dir && echo five > /mnt/dir/f && fsync /mnt/dir/f",
+    "echo three > /mnt/new && fsync /mnt/new",       # a create
+    "mkdir /mnt/dir && echo four > /mnt/dir/f && fsync /mnt/dir/f",
+    "echo five >> /mnt/src/a && fsync /mnt/src/a",   # no dirop
 ]
 LAST = "mkdir /mnt/lost && echo six > /mnt/lost/g && fsync /mnt/lost/g"
 WORKLOAD = SETUP + [LAST]
