@@ -80,7 +80,7 @@ def pointer_to(expr: str, tags: tuple[str, ...]) -> tuple[str, int]:
                 raise LfsError(f"{expr} is a null pointer")
             return tag, int(val)
     want = " or ".join(f"struct {x} *" for x in tags)
-    raise LfsError(f"{expr} is a {val.type}, not a {want}")
+    raise LfsError(f"{expr} has type {val.type}, not {want}")
 
 
 def mounted_lfs() -> list[tuple[str, gdb.Value]]:

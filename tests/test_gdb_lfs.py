@@ -51,6 +51,10 @@ def stop_name():
 def show(*cmds):
     for c in cmds:
         gdb.execute(c)
+print("== BAD INPUT")
+for c in {bad!r}:
+    gdb.execute(c)
+print("== STOP before the mount")
 gdb.execute("lfs-sb")
 while True:
     gdb.execute("continue", to_string=True)
@@ -71,9 +75,24 @@ print("== END")
 """
 
 
+# Mistakes a student makes, and the one-line answer each gets.
+BAD_INPUT = [
+    ("lfs-segsum", "lfs-segsum: which summary?"),
+    ("lfs-segsum 0", "lfs-segsum: block 0 is outside the file system"),
+    ("lfs-segsum seg 99", "lfs-segsum: segment 99 does not exist (0..63)"),
+    ("lfs-segsum *1", "lfs-segsum: 1 has type int, not struct segsum *"),
+    ("lfs-ifile", "lfs-ifile: usage: lfs-ifile INUM"),
+    ("lfs-ifile x", "lfs-ifile: 'x' is not an inode number"),
+    ("lfs-ifile 1 2", "lfs-ifile: 2 has type int, not struct lfs *"),
+    ("lfs-seguse 64", "lfs-seguse: segment 64 does not exist (0..63)"),
+    ("lfs-sb 1", "lfs-sb: 1 has type int, not struct lfs * or struct dlfs *"),
+]
+
+
 def gdb_walk(port: int, image, tmp_path) -> pexpect.spawn:
     script = tmp_path / "walk.py"
-    script.write_text(DRIVER.format(new=NEW_INO, app=APPENDED_INO))
+    script.write_text(DRIVER.format(new=NEW_INO, app=APPENDED_INO,
+                                    bad=[c for c, _ in BAD_INPUT]))
     return pexpect.spawn("gdb", [
         "-batch", "-nx",
         "-ex", "set pagination off",
@@ -124,8 +143,12 @@ def test_walkthrough_of_lfs_roll_forward(tmp_path):
         out = gdb.before.replace("\r", "")
         (tmp_path / "gdb.out").write_text(out)     # for a failed run
         assert "Traceback" not in out and "== END" in out, out
-        assert "lfs-sb: no LFS is mounted" in out.split("== STOP")[0]
         seen = stops(out)
+        assert seen[0][0] == "before the mount"
+        assert "lfs-sb: no LFS is mounted" in seen[0][1]
+        bad = out.split("== BAD INPUT")[1].split("== STOP")[0]
+        for _, answer in BAD_INPUT:
+            assert answer in bad, bad
         accepts = [(s, t) for s, t in seen if s.startswith("accept")]
         applies = [(s, t) for s, t in seen if s.startswith("apply")]
 
