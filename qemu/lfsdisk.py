@@ -29,10 +29,10 @@ DISKMAGIC = 0x82564557
 SECTOR = 512
 
 SS_FLAGS = ((0x01, "DIROP"), (0x02, "CONT"), (0x04, "CLEAN"), (0x08, "CKP"))
-SS_DIROP, SS_CONT, SS_CLEAN, SS_CKP = 0x01, 0x02, 0x04, 0x08
+SS_DIROP, SS_CONT = 0x01, 0x02
 SEGUSE_FLAGS = ((0x01, "ACTIVE"), (0x02, "DIRTY"), (0x04, "SUPERBLOCK"),
                 (0x08, "CLEANING"))
-SEGUSE_ACTIVE, SEGUSE_DIRTY = 0x01, 0x02
+SEGUSE_DIRTY = 0x02
 
 DLFS_SIZE = 448
 DLFS_FIELDS = (                 # (name, struct format), in header order
@@ -51,7 +51,6 @@ SEGSUM = struct.Struct("<IIIIQqHHHH8x")
 FINFO = struct.Struct("<IIII")
 SEGUSE = struct.Struct("<IIHHI")
 IFILE = struct.Struct("<III")
-CLEANERINFO = struct.Struct("<IIiiI12x")
 DINODE = struct.Struct("<HhIQ6i12i3iIiiII8x")
 assert DLFS.size == DLFS_SIZE and SEGSUM.size == 48 and DINODE.size == 128
 
@@ -95,6 +94,8 @@ class Dlfs:
         lfs_sbcheck: enough that no later arithmetic runs off), or None."""
         if self.magic != LFS_MAGIC:
             return "bad magic number"
+        if self.version != LFS_VERSION:
+            return "unknown version"
         if not self.cksum_ok():
             return "bad checksum"
         if not 4096 <= self.bsize <= 65536 or self.sumsize != self.bsize \
