@@ -81,7 +81,10 @@ lfs_findsb(struct vnode *devvp, const char *fspec, struct dlfs *fs,
 		if (a == 0 || (found && a == *addrp) ||
 		    lfs_readsb(devvp, (int64_t)a << bshift, try, &why) != 0)
 			continue;
-		if (!found || (try->dlfs_serial > fs->dlfs_serial &&
+		/* Same serial: mounting marked it in use after the clean one. */
+		if (!found || ((try->dlfs_serial > fs->dlfs_serial ||
+		    (try->dlfs_serial == fs->dlfs_serial &&
+		    fs->dlfs_clean && !try->dlfs_clean)) &&
 		    try->dlfs_bsize == fs->dlfs_bsize &&
 		    try->dlfs_ssize == fs->dlfs_ssize &&
 		    try->dlfs_nseg == fs->dlfs_nseg)) {
