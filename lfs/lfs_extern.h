@@ -78,6 +78,7 @@ struct lfs {
 	int	lfs_unmounting;
 
 	struct lfs_stats lfs_stats;	/* thesis 7.2 */
+	int32_t	lfs_rfwinfo[4];		/* the rfw_ fields of lfs_stats */
 };
 
 #define VFSTOLFS(mp)	((struct lfs *)VFSTOUFS(mp)->um_lfs)

@@ -43,6 +43,9 @@ def test_fsynced_work_after_the_checkpoint_is_rolled_forward(tmp_path):
         m = ROLLED.search(out)
         assert m, out
         assert int(m.group(1)) >= 2 and m.group(2) == "0", out
+        rec = g.ok("lfsstat /mnt | grep recovery")
+        assert f"{m.group(1)} partial segments rolled forward, 0 discarded" \
+            in rec, rec
         after = g.ok("ls -lR /mnt; od /mnt/big | tail -3")
         assert after == before
         assert g.ok("cat /mnt/new1 /mnt/d/a /mnt/e/f").split() == \
@@ -52,6 +55,9 @@ def test_fsynced_work_after_the_checkpoint_is_rolled_forward(tmp_path):
         # Rolled forward and checkpointed: the next mount is plain.
         out = g.ok("mount -n -t lfs /dev/sd1a /mnt && ls /mnt && umount /mnt")
         assert "rolled forward" not in out and "big" in out
+        out = g.ok("mount -n -t lfs /dev/sd1a /mnt && lfsstat /mnt"
+                   " | grep recovery && umount /mnt")
+        assert "none (unmounted cleanly)" in out
     finally:
         g.close()
 
