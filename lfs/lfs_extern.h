@@ -195,6 +195,7 @@ void	lfs_rfw_free(struct lfs_rfw *);
 /* lfs_segment.c */
 int	lfs_segwrite(struct mount *, int flags);
 struct segment *lfs_segalloc(struct lfs *);
+int	lfs_pickseg(struct lfs *);
 void	lfs_segfree(struct segment *);
 
 /* lfs_segio.c */
