@@ -319,7 +319,9 @@ lfs_rfw_apply(struct lfs *fs, u_int32_t daddr)
 		lfs_rfw_done(bp);
 		return EIO;
 	}
-	if (!(sup->su_flags & SEGUSE_DIRTY)) {	/* entered since the ifile */
+	/* The writer entered it since the ifile was written (lfs_newseg). */
+	if (!(sup->su_flags & SEGUSE_DIRTY) ||
+	    daddr == lfs_sbfirstblock(d, lfs_dtosn(d, daddr))) {
 		sup->su_flags |= SEGUSE_DIRTY | SEGUSE_ACTIVE;
 		sup->su_nbytes = 0;
 		sup->su_nsums = sup->su_ninos = 0;
@@ -389,7 +391,8 @@ lfs_rollforward(struct lfs *fs, struct lfs_rfw *rf)
 	struct dlfs *d = &fs->lfs_dlfs;
 	struct lfs_ifref r;
 	CLEANERINFO *ci;
-	int i, error = 0;
+	SEGUSE *sup;
+	int i, busy, error = 0;
 
 	for (i = rf->rf_base; i < rf->rf_naccept && error == 0; i++)
 		error = lfs_rfw_apply(fs, rf->rf_psegs[2 * i]);
@@ -408,6 +411,16 @@ lfs_rollforward(struct lfs *fs, struct lfs_rfw *rf)
 		d->dlfs_lastpseg = rf->rf_lastpseg;
 	}
 	d->dlfs_serial = rf->rf_serial + LFS_RFW_GAP;
+	/*
+	 * The segment the log was to go to next may be one lfs_segclean
+	 * had given back after the ifile was written: choose again.
+	 */
+	if ((sup = LFS_SEGENTRY(fs, d->dlfs_nextseg, &r)) == NULL)
+		return EIO;
+	busy = sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE);
+	lfs_ifput(fs, &r, 0);
+	if (busy && (error = lfs_pickseg(fs)) != 0)
+		return error;
 	lfs_rfw_totals(fs);
 	return 0;
 }

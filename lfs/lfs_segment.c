@@ -79,7 +79,7 @@ static int
 lfs_newseg(struct lfs *fs)
 {
 	struct dlfs *d = &fs->lfs_dlfs;
-	u_int32_t sn = d->dlfs_nextseg, end, i;
+	u_int32_t sn = d->dlfs_nextseg, end;
 	struct lfs_ifref r;
 	SEGUSE *sup;
 
@@ -108,6 +108,18 @@ lfs_newseg(struct lfs *fs)
 	fs->lfs_stats.segs_used++;
 	if (fs->lfs_nclean <= d->dlfs_minfreeseg + 2)
 		wakeup(&fs->lfs_cleaners);	/* clean segments run low */
+	return lfs_pickseg(fs);
+}
+
+/* Choose dlfs_nextseg: the first clean segment after dlfs_curseg. */
+int
+lfs_pickseg(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	u_int32_t sn = d->dlfs_curseg, i;
+	struct lfs_ifref r;
+	SEGUSE *sup;
+
 	for (i = 1; i < d->dlfs_nseg; i++) {
 		u_int32_t n = (sn + i) % d->dlfs_nseg;
 		int clean;
