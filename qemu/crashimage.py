@@ -18,9 +18,10 @@ the disk server receives (qemu/writelog.py); the write that carries the
 summary of the last dirop's ending partial segment is write N.  A second
 run of the same workload has the server cut the power at write N
 (FaultSpec(cut_after=N), qemu/DRIVE.md): writes 1..N-1 land, N and
-later are lost.  The second run records too, and must have sent the
-same writes (offsets and lengths) as the first up to N; otherwise (the
-kernel's 30-second update daemon wrote in between) it says so.
+later are lost.  Both guests run without the update daemon's timed
+syncs (syncinterval=0), so the file system writes only when told; the
+second run records too and must have sent the same writes (offsets and
+lengths) as the first up to N, or it says so.
 """
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ from guest import Guest  # noqa: E402
 SD1_SECTORS = 131072            # 64 MB, as the tests' scratch disks
 
 # One command line per step; each ends with sync or fsync, so nothing is
-# dirty between steps (the update daemon finds nothing to write).
+# dirty between steps.
 SETUP = [
     "newfs_lfs /dev/rsd1a > /dev/null",
     "mount -t lfs /dev/sd1a /mnt",
@@ -89,7 +90,8 @@ def run(workdir: Path, faults: FaultSpec) -> Guest:
     """Boot a guest on a blank sd1 and run the workload; with a cut, the
     last step is typed and the power cut waited for."""
     workdir.mkdir(parents=True, exist_ok=True)
-    g = Guest(workdir, sd1_sectors=SD1_SECTORS, faults=faults)
+    g = Guest(workdir, sd1_sectors=SD1_SECTORS, faults=faults,
+              kargs="syncinterval=0")
     g.boot()
     try:
         for cmd in SETUP:
@@ -122,8 +124,8 @@ def make(workdir: Path, out: Path) -> int:
     cut = run(workdir / "cut",
               FaultSpec(cut_after=n, writelog=str(workdir / "cut.wlog")))
     if not same_writes(workdir / "record.wlog", workdir / "cut.wlog", n - 1):
-        raise RuntimeError("the second run wrote differently from the first "
-                           "(a timed sync in between?): run it again")
+        raise RuntimeError("the second run wrote differently from the first:"
+                           " compare the write logs in " + str(workdir))
     shutil.copyfile(cut.sd1, out)
     return n
 
