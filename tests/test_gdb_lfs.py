@@ -3,7 +3,7 @@
 A crashed LFS is made as `make crashimage` makes it (a checkpoint, five
 partial segments after it, the power cut in the middle of a last
 directory operation).  A guest boots on it with a gdbstub; GDB, with the
-walk-through's breakpoints, stops at the line of lfs_rfw_scan where a
+walk-through's breakpoints, stops at the line of lfs_rfw_accept where a
 partial segment is accepted, in lfs_rfw_apply, and once the file system
 is mounted; the LFS helpers print what a student would look at there.
 The test reads GDB's output as a story: one `== STOP' line per stop,
@@ -59,9 +59,9 @@ gdb.execute("lfs-sb")
 while True:
     gdb.execute("continue", to_string=True)
     name = stop_name()
-    if name == "lfs_rfw_scan":
-        print("== STOP accept")
-        show("lfs-segsum *ssp", "lfs-ifile {new}", "lfs-sb fs")
+    if name == "lfs_rfw_accept":
+        print("== STOP accept daddr %d" % int(gdb.parse_and_eval("daddr")))
+        show("lfs-segsum *ssp", "lfs-ifile {new}", "lfs-sb d")
     elif name == "lfs_rfw_apply":
         print("== STOP apply daddr %d" % int(gdb.parse_and_eval("daddr")))
         show("lfs-segsum daddr", "lfs-ifile {new}", "lfs-ifile {app}",
@@ -112,7 +112,7 @@ def stops(out: str) -> list[tuple[str, str]]:
     """(stop line, what the helpers printed there), in order.  A stop
     that repeats the one before it exactly is dropped: once in a while
     GDB reports a breakpoint at QEMU's gdbstub twice at the same place
-    (seen once at lfs_rfw_scan's first line)."""
+    (seen once at a function's first line)."""
     parts = re.split(r"^== STOP (.*)\r?$", out, flags=re.M)
     seen: list[tuple[str, str]] = []
     for name, text in zip(parts[1::2], parts[2::2]):
@@ -162,11 +162,11 @@ def test_walkthrough_of_lfs_roll_forward(tmp_path):
         applies = [(s, t) for s, t in seen if s.startswith("apply")]
 
         # Every valid partial segment after the checkpoint, in order;
-        # serials one by one from the checkpoint's.  (daddr is
-        # <optimized out> at the accept line: lfs-segsum finds the
-        # summary's block on the disk.)
+        # serials one by one from the checkpoint's; lfs-segsum finds the
+        # in-memory summary's block on the disk, the daddr GDB shows.
         assert len(accepts) == len(after)
-        for i, (_, text) in enumerate(accepts):
+        for i, (stop, text) in enumerate(accepts):
+            assert stop == f"accept daddr {after[i].daddr}", stop
             assert re.search(rf"^pseg\t{after[i].daddr} \(in memory at "
                              rf"0x[0-9a-f]+\) serial {ckp.serial + 1 + i} "
                              rf".* flags {flags[i]} ", text, flags=re.M), text
