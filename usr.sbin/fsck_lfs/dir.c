@@ -336,6 +336,16 @@ reconnect(u_int32_t ino, int isdir)
 {
 	struct inoinfo *ip = &inos[ino];
 
+	/* Unlinked while open, freed when the kernel lets it go. */
+	if (ip->is_di.di_nlink == 0) {
+		if (fs.dlfs_clean == 0 && !yflag)
+			note("inode %u: unlinked, not freed yet (mounted)",
+			    ino);
+		else if (problem(FIX, "inode %u: link count 0 but "
+		    "allocated", ino))
+			freeino(ino);
+		return;
+	}
 	if (!problem(FIX, "inode %u: %s not reachable from the root", ino,
 	    isdir ? "directory" : "file")) {
 		if (isdir) {		/* -n: its contents are not lost */
