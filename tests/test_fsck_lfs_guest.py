@@ -84,6 +84,7 @@ def test_repaired_image_mounts_read_write(tmp_path):
     p = subprocess.run([str(BUILD / "host" / "fsck_lfs"), "-y", str(img)],
                        capture_output=True, text=True)
     assert p.returncode == 0, p.stdout + p.stderr
+    (tmp_path / "g").mkdir()
     g = Guest(tmp_path / "g", sd1=img)
     g.boot()
     try:
