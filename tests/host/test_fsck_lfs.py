@@ -349,3 +349,34 @@ def test_truncated_or_scrambled_image_never_crashes(bindir, img, tmp_path):
     d.save()
     p = run(bindir, "fsck_lfs", img, expect=None)
     assert p.returncode in (1, 2), p.stdout + p.stderr
+
+
+def test_unreachable_file_goes_to_lost_found(bindir, img):
+    """An allocated inode no directory names (a regular file, one link,
+    in the inode block with the others): -y links it into lost+found."""
+    d = Img(img)
+    iblk = d.sb["idaddr"]
+    slot = d.off(iblk) + 3 * DINODE.size          # after inodes 1, 2, 3
+    di = list(DINODE.unpack_from(d.data, d.inode_off(iblk, 3)))
+    di[0], di[NLINK], di[2], di[3] = 0o100644, 1, 4, 0   # mode nlink ino size
+    di[DB:DB + 15] = [0] * 15
+    di[BLOCKS], di[GEN] = 0, 1
+    DINODE.pack_into(d.data, slot, *di)
+    struct.pack_into("<3I", d.data, d.entry_off(4), 1, iblk, 0)
+    o = d.seguse_off(0)
+    struct.pack_into("<I", d.data, o, struct.unpack_from("<I", d.data, o)[0]
+                     + DINODE.size)
+    d.resum(iblk)
+    d.resum(d.ifile_block(0))
+    d.set_superblocks(free=5, nfiles=4)
+    cinfo = d.off(d.ifile_block(0))
+    struct.pack_into("<I", d.data, cinfo + 16, 5)  # CLEANERINFO free_head
+    d.resum(d.ifile_block(0))
+    d.save()
+    out = fsck(bindir, img, expect=1)
+    assert out.splitlines()[:-1] == [
+        "fsck_lfs: inode 4: file not reachable from the root"], out
+    repaired_and_clean(bindir, img)
+    d = Img(img)
+    lf = d.data[d.off(d.dinode(3)[DB]):d.off(d.dinode(3)[DB]) + 512]
+    assert b"#4" in lf

@@ -406,7 +406,8 @@ pass4(void)
 		}
 	for (ino = LFS_IFILE_INUM; ino < nent; ino++) {
 		ip = &inos[ino];
-		if (ip->is_state != IS_ALLOC ||
+		/* No entries: reported above as unreachable already. */
+		if (ip->is_state != IS_ALLOC || ip->is_nentries == 0 ||
 		    ip->is_di.di_nlink == ip->is_nentries)
 			continue;
 		if (problem(FIX, "inode %u: link count %d, %d directory "
