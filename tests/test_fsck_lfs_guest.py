@@ -95,3 +95,20 @@ def test_repaired_image_mounts_read_write(tmp_path):
         dumplfs_ok(g)
     finally:
         g.close()
+
+
+def test_checking_a_busy_mounted_file_system(guest):
+    """fsck_lfs -n while a writer copies files and syncs: it checks the
+    newest checkpoint, checks again when a new one appears meanwhile,
+    and finds no problem in any."""
+    lfs(guest, cleaner=False)
+    guest.ok("dd if=/dev/zero of=/mnt/big bs=64k count=32 2>/dev/null")
+    guest.ok("( (for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16; do"
+             " cp /mnt/big /mnt/c$i; sync; rm /mnt/c$i; sync; done;"
+             " echo DONE > /tmp/w) > /dev/null 2>&1 & )")
+    for _ in range(4):
+        fsck(guest, "-n")
+    guest.ok("while [ ! -f /tmp/w ]; do sleep 1; done", timeout=300)
+    guest.ok("umount /mnt")
+    out = fsck(guest)
+    assert "note:" not in out, out
