@@ -380,3 +380,27 @@ def test_unreachable_file_goes_to_lost_found(bindir, img):
     d = Img(img)
     lf = d.data[d.off(d.dinode(3)[DB]):d.off(d.dinode(3)[DB]) + 512]
     assert b"#4" in lf
+
+
+def test_repair_rewrites_an_ifile_with_an_indirect_block(bindir, tmp_path):
+    """3200 segments need a 13-block segment table: the ifile has a
+    single indirect block, which the repair's partial segment carries."""
+    img = newfs(bindir, tmp_path / "big.img", 400 * MB, "-s", "128k")
+    with open(img, "r+b") as f:
+        f.seek(LABELPAD)
+        sb = dict(zip(DLFS_NAMES, DLFS.unpack(f.read(DLFS.size))))
+        assert sb["cleansz"] + sb["segtabsz"] + 1 > 12
+        for i in range(NSB):
+            b = sb[f"sboff{i}"]
+            if not b:
+                continue
+            f.seek(b * sb["bsize"])
+            raw = bytearray(f.read(DLFS.size))
+            struct.pack_into("<i", raw, 152, sb["bfree"] + 3)   # dlfs_bfree
+            struct.pack_into("<I", raw, 444, zlib.crc32(raw[:444]))
+            f.seek(b * sb["bsize"])
+            f.write(raw)
+    out = fsck(bindir, img, expect=1)
+    assert (f"fsck_lfs: superblock bfree {sb['bfree'] + 3}, {sb['bfree']} "
+            "by the count\n") in out
+    repaired_and_clean(bindir, img)

@@ -191,10 +191,10 @@ chunk(u_int32_t ino, u_int8_t *c, u_int32_t *k, int32_t lbn, int coff,
 		dp = (struct direct *)(c + off);
 		if (dp->d_reclen < DIRHDR || dp->d_reclen % 4 != 0 ||
 		    off + dp->d_reclen > DIRBLKSIZ ||
-		    (dp->d_ino != 0 && dp->d_reclen <
-		    DIRECTSIZ(dp->d_namlen)) ||
+		    (dp->d_ino != 0 && (dp->d_reclen <
+		    DIRECTSIZ(dp->d_namlen) ||
 		    memchr(dp->d_name, '\0', dp->d_namlen) != NULL ||
-		    memchr(dp->d_name, '/', dp->d_namlen) != NULL) {
+		    memchr(dp->d_name, '/', dp->d_namlen) != NULL))) {
 			if (problem(lbn < NDADDR, "directory %u: bad entry "
 			    "at lbn %d offset %d", ino, lbn, coff + off)) {
 				dp->d_reclen = DIRBLKSIZ - off;

@@ -74,11 +74,11 @@ place(u_int32_t total)
 	return (start);
 }
 
-/* Start a FINFO for ino at *fipp; returns where its lbns go. */
+/* Start a FINFO for ino at p. */
 static FINFO *
-finfo(u_int8_t **fipp, u_int32_t ino)
+finfo(u_int8_t *p, u_int32_t ino)
 {
-	FINFO *fip = (FINFO *)*fipp;
+	FINFO *fip = (FINFO *)p;
 
 	fip->fi_ino = ino;
 	fip->fi_version = ifentry(ino)->if_version;
@@ -176,7 +176,7 @@ writelog(void)
 			if (!wanted(db) || db->db_ino != ino)
 				continue;
 			if (fip == NULL)
-				fip = finfo(&fp, ino);
+				fip = finfo(fp, ino);
 			finfo_add(fip, db->db_lbn);
 			db->db_daddr = a;
 			inos[ino].is_di.di_db[db->db_lbn] = a;
@@ -189,7 +189,7 @@ writelog(void)
 			ss->ss_nfinfo++;
 		}
 	}
-	fip = finfo(&fp, LFS_IFILE_INUM);
+	fip = finfo(fp, LFS_IFILE_INUM);
 	if (hasind) {
 		ib = emalloc(fs.dlfs_bsize);
 		memset(&ind, 0, sizeof(ind));
