@@ -404,3 +404,23 @@ def test_repair_rewrites_an_ifile_with_an_indirect_block(bindir, tmp_path):
     assert (f"fsck_lfs: superblock bfree {sb['bfree'] + 3}, {sb['bfree']} "
             "by the count\n") in out
     repaired_and_clean(bindir, img)
+
+
+def test_unreachable_directory_without_lost_found_is_freed(bindir, img):
+    """The root's entry for lost+found merged away: lost+found is an
+    unreachable directory and there is no lost+found to put it in, so
+    -y frees it (and fixes the root's link count)."""
+    d = Img(img)
+    root = d.off(d.dinode(2)[DB])
+    # entries: "." (12) ".." (12) "lost+found" (20) "ifile" (rest)
+    dotdot = struct.unpack_from("<H", d.data, root + 12 + 4)[0]
+    lf = struct.unpack_from("<H", d.data, root + 24 + 4)[0]
+    struct.pack_into("<H", d.data, root + 12 + 4, dotdot + lf)
+    struct.pack_into("<Hh", d.data, root + 24 + 4, 0, 0)
+    d.resum(d.dinode(2)[DB])
+    d.save()
+    out = fsck(bindir, img, expect=1)
+    assert "fsck_lfs: inode 3: directory not reachable from the root\n" \
+        in out, out
+    repaired_and_clean(bindir, img)
+    assert Img(img).daddr(3) == 0
