@@ -84,3 +84,27 @@ def test_crash_right_after_recovery_and_read_only_mount(tmp_path):
         dumplfs_ok(g)
     finally:
         g.close()
+
+
+def test_file_removed_before_the_last_write_leaves_no_orphan(tmp_path):
+    """A written, closed, then removed file is held by the writer until
+    written (lfs_inactive); the write after the remove must carry its free
+    in its ifile, or the crash after it leaves an inode no directory
+    names (fsck_lfs finds it)."""
+    g = Guest(tmp_path, kargs=KARGS)
+    g.boot()
+    try:
+        g.ok("newfs_lfs /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt"
+             " && sync && echo doomed > /mnt/a && mkdir /mnt/d"
+             " && echo x > /mnt/d/b && rm /mnt/a /mnt/d/b"
+             " && echo keep > /mnt/k && fsync /mnt/k")
+        g = power_cycle(g, tmp_path)
+        out = g.ok("mount -n -t lfs /dev/sd1a /mnt && ls /mnt /mnt/d"
+                   " && cat /mnt/k && umount /mnt")
+        assert ROLLED.search(out), out
+        assert out.split()[-1] == "keep" and "a" not in out.split()
+        out, status = g.run("fsck_lfs -n /dev/rsd1a")
+        assert status == 0 and out.rstrip().endswith("; 0 problems"), out
+        dumplfs_ok(g)
+    finally:
+        g.close()
