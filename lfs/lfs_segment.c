@@ -248,6 +248,36 @@ lfs_setcleanerinfo(struct lfs *fs)
 	lfs_ifput(fs, &r, 1);
 }
 
+/* Does the ifile have blocks to write? */
+static int
+lfs_ifile_dirty(struct lfs *fs)
+{
+	struct buf *bp;
+
+	LIST_FOREACH(bp, &fs->lfs_ivnode->v_dirtyblkhd, b_vnbufs)
+		if (bp->b_flags & B_DELWRI)
+			return 1;
+	return 0;
+}
+
+/* Is an ifile block dirty that the partial segment sp does not carry? */
+static int
+lfs_ifile_missed(struct lfs *fs, struct segment *sp)
+{
+	struct buf *bp;
+	int i;
+
+	LIST_FOREACH(bp, &fs->lfs_ivnode->v_dirtyblkhd, b_vnbufs) {
+		if (!(bp->b_flags & B_DELWRI))
+			continue;
+		for (i = 0; i < sp->sg_nbufs && sp->sg_bufs[i] != bp; i++)
+			continue;
+		if (i == sp->sg_nbufs)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Close the open partial segment and start writing it.  last: the end
  * of this write (no SS_CONT on a dirop partial segment).
@@ -290,6 +320,14 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	}
 	if (sp->sg_ifile && last)
 		lfs_setcleanerinfo(fs);
+	/*
+	 * Roll-forward takes the ifile of a dirop's or checkpoint's last
+	 * partial segment as it stands: it is the last only if its copy
+	 * misses no ifile change (say lfs_newseg's, after an earlier
+	 * partial segment took the SEGUSE block).  last 2: the end anyway.
+	 */
+	if (sp->sg_ifile && last == 1 && lfs_ifile_missed(fs, sp))
+		last = 0;
 
 	ss->ss_magic = SS_MAGIC;
 	ss->ss_next = lfs_sntod(d, d->dlfs_nextseg);
@@ -563,17 +601,6 @@ lfs_writefile(struct lfs *fs, struct segment *sp, struct vnode *vp)
 	return error;
 }
 
-/* Does the ifile have blocks to write? */
-static int
-lfs_ifile_dirty(struct lfs *fs)
-{
-	struct buf *bp;
-
-	LIST_FOREACH(bp, &fs->lfs_ivnode->v_dirtyblkhd, b_vnbufs)
-		if (bp->b_flags & B_DELWRI)
-			return 1;
-	return 0;
-}
 
 /* A checkpoint keeps ACTIVE only on the segment being written. */
 static void
@@ -608,6 +635,7 @@ lfs_touch(struct lfs *fs, void *entry, struct lfs_ifref *r)
  * The ifile and its inode, last, in a partial segment of their own (the
  * inodes before them must be in the map first); rounds until it is clean.
  */
+#define LFS_IFROUNDS	6
 static int
 lfs_writeifile(struct lfs *fs, struct segment *sp)
 {
@@ -620,7 +648,7 @@ lfs_writeifile(struct lfs *fs, struct segment *sp)
 	if (sp->sg_flags & SEGM_CKP)
 		lfs_clearactive(fs);
 	sp->sg_ifile = 1;
-	for (round = 0; round < 4 && error == 0; round++) {
+	for (round = 0; round < LFS_IFROUNDS && error == 0; round++) {
 		/* The blocks the closing of this partial segment changes. */
 		lfs_touch(fs, LFS_CLEANERINFO(fs, &r), &r);
 		lfs_touch(fs, LFS_SEGENTRY(fs, d->dlfs_curseg, &r), &r);
@@ -629,7 +657,7 @@ lfs_writeifile(struct lfs *fs, struct segment *sp)
 			break;
 		if ((error = lfs_writefile(fs, sp, ivp)) != 0)
 			break;
-		lfs_writeseg(fs, sp, 1);
+		lfs_writeseg(fs, sp, round < LFS_IFROUNDS - 1 ? 1 : 2);
 		if (!lfs_ifile_dirty(fs))
 			break;
 		lfs_drain(fs, 1);
