@@ -22,8 +22,11 @@
  *    blocks becomes the map's entry for that inode, and the segment
  *    usage table moves the live bytes of every block the new copy
  *    points to and the old one did not, and back;
- *  - the totals (nfiles, bfree, avail) are recounted, and a checkpoint
- *    is written.
+ *  - inodes the log has with no links left (open when the power went,
+ *    or removed with the free not yet written) are freed, the free
+ *    inode list is checked against the map (and rebuilt if they
+ *    disagree), the totals (nfiles, bfree, avail) are recounted, and a
+ *    checkpoint is written.
  *
  * The writer goes on after the last partial segment rolled forward, with
  * serial numbers LFS_RFW_GAP higher: a discarded or torn partial segment
@@ -392,6 +395,75 @@ lfs_rfw_totals(struct lfs *fs)
 }
 
 /*
+ * Free inode dp (in block iaddr), which the map has but no directory
+ * names: its blocks' live bytes go, its entry to the free list.
+ */
+static void
+lfs_rfw_orphan(struct lfs *fs, const struct dinode *dp, u_int32_t iaddr)
+{
+	struct lfs_ifref r;
+	IFILE *ifp;
+	int i;
+
+	if ((ifp = LFS_IENTRY(fs, dp->di_inumber, &r)) == NULL)
+		return;
+	if (ifp->if_daddr != iaddr ||
+	    ifp->if_version != (u_int32_t)dp->di_gen) {
+		lfs_ifput(fs, &r, 0);		/* a newer copy, or freed */
+		return;
+	}
+	ifp->if_daddr = LFS_UNUSED_DADDR;
+	ifp->if_version++;
+	ifp->if_nextfree = fs->lfs_dlfs.dlfs_free;
+	fs->lfs_dlfs.dlfs_free = dp->di_inumber;
+	lfs_ifput(fs, &r, 1);
+	lfs_seguse_add(fs, iaddr, -(int32_t)sizeof(*dp));
+	if (!lfs_rfw_hasblocks(fs, dp))
+		return;
+	for (i = 0; i < NDADDR; i++)
+		lfs_rfw_diff(fs, dp->di_db[i], LFS_UNUSED_DADDR, 0);
+	for (i = 0; i < NIADDR; i++)
+		lfs_rfw_diff(fs, dp->di_ib[i], LFS_UNUSED_DADDR, i + 1);
+}
+
+/*
+ * Inodes the log after the checkpoint has with no links left: removed
+ * files whose free did not reach the disk (lfs_inactive frees after the
+ * remove's dirop), or open when the power went.  Freed, as fsck would.
+ */
+static int
+lfs_rfw_orphans(struct lfs *fs, struct lfs_rfw *rf)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct buf *bp, *ibp;
+	struct segsum *ss;
+	u_int32_t *inoaddrs, j, k;
+	struct dinode *dip;
+	int i, error;
+
+	for (i = 0; i < rf->rf_naccept; i++) {
+		if ((error = lfs_rfw_read(fs, rf->rf_psegs[2 * i], 1, &bp)) != 0)
+			return error;
+		ss = (struct segsum *)bp->b_data;
+		inoaddrs = lfs_inoaddrs(d, ss);
+		for (j = 0; j < ss->ss_ninos; j++) {
+			if (lfs_rfw_read(fs, inoaddrs[-1 - (int)j], 1, &ibp) != 0)
+				continue;
+			dip = (struct dinode *)ibp->b_data;
+			for (k = 0; k < d->dlfs_inopb; k++)
+				if (dip[k].di_inumber > ROOTINO &&
+				    dip[k].di_inumber < fs->lfs_maxino &&
+				    dip[k].di_nlink <= 0 && dip[k].di_mode != 0)
+					lfs_rfw_orphan(fs, &dip[k],
+					    inoaddrs[-1 - (int)j]);
+			lfs_rfw_done(ibp);
+		}
+		lfs_rfw_done(bp);
+	}
+	return 0;
+}
+
+/*
  * The free list as the ifile has it may miss inodes freed while the ifile
  * was being copied out (lfs_vfree does not wait for the segment lock):
  * if it does not hold exactly the free entries of the map, rebuild it.
@@ -471,7 +543,8 @@ lfs_rollforward(struct lfs *fs, struct lfs_rfw *rf)
 		d->dlfs_nextseg = rf->rf_nextseg;
 		d->dlfs_lastpseg = rf->rf_lastpseg;
 	}
-	if ((error = lfs_rfw_freelist(fs)) != 0)
+	if ((error = lfs_rfw_orphans(fs, rf)) != 0 ||
+	    (error = lfs_rfw_freelist(fs)) != 0)
 		return error;
 	d->dlfs_serial = rf->rf_serial + LFS_RFW_GAP;
 	/*

@@ -128,3 +128,22 @@ def test_mount_after_a_crash_checks_in_the_background(tmp_path):
         g.ok("umount /mnt")
     finally:
         g.close()
+
+
+def test_file_open_but_removed_at_the_crash_is_freed(tmp_path):
+    """An open file's inode outlives its last name until the close; the
+    power goes first.  Roll-forward frees the inode, as fsck would."""
+    g = Guest(tmp_path, kargs=KARGS)
+    g.boot()
+    try:
+        g.ok("newfs_lfs /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt"
+             " && sync && echo data > /mnt/o")
+        g.ok("sleep 1000 >> /mnt/o & true")
+        g.ok("rm /mnt/o && echo keep > /mnt/k && fsync /mnt/k")
+        g = power_cycle(g, tmp_path)
+        out = g.ok("mount -n -t lfs /dev/sd1a /mnt && ls /mnt && umount /mnt")
+        assert ROLLED.search(out) and "o" not in out.split(), out
+        out, status = g.run("fsck_lfs -n /dev/rsd1a")
+        assert status == 0 and out.rstrip().endswith("; 0 problems"), out
+    finally:
+        g.close()
