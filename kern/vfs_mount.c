@@ -188,12 +188,19 @@ sys_sync_all(void)
 			VFS_SYNC(mp, 0);
 }
 
+/*
+ * Every SYNC_INTERVAL seconds (kernel argument syncinterval=N; 0: never,
+ * so that benchmarks and crash tests choose when LFS checkpoints).
+ */
 void
 update_daemon(void *arg)
 {
+	long interval = getkarg_int("syncinterval", SYNC_INTERVAL);
+
 	(void)arg;
 	for (;;) {
-		tsleep(&update_daemon, 0, "update", SYNC_INTERVAL * hz);
+		tsleep(&update_daemon, 0, "update",
+		    interval > 0 ? interval * hz : 0);
 		sys_sync_all();
 	}
 }

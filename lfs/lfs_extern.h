@@ -12,6 +12,7 @@
  *	lfs_segment.c	the segment writer, lfs_segwrite (6.3.1, 6.5.3)
  *	lfs_segio.c	partial segments to the disk, superblock copies
  *	lfs_syscalls.c	the cleaner's calls (6.4)
+ *	lfs_rfw.c	roll-forward after a crash (6.2.4)
  *	lfs_vfsops.c	mount, checkpoints on sync, unmount
  *	lfs_vnops.c	the vnode table, directory operations bracketed
  */
@@ -167,6 +168,29 @@ int	lfs_truncate(struct inode *, off_t length, int flags, struct ucred *);
 int	lfs_inactive(struct vnode *);
 int	lfs_vdirty(struct vnode *);
 
+/* What lfs_rfw_scan found after the checkpoint (lfs_rfw.c). */
+struct lfs_rfw {
+	u_int32_t *rf_psegs;		/* valid partial segments in log order:
+					 * pairs (address, block holding the
+					 * ifile inode or 0) */
+	int	rf_nalloc;		/* pairs allocated */
+	int	rf_nvalid;		/* valid */
+	int	rf_naccept;		/* ... of which rolled forward */
+	int	rf_ndiscard;		/* ... an unfinished dirop */
+	int	rf_base;		/* first one the ifile does not cover */
+	u_int32_t rf_idaddr;		/* the newest ifile inode, or 0 */
+	u_int64_t rf_serial;		/* the last accepted one's serial */
+	u_int32_t rf_lastpseg;		/* ... its address */
+	u_int32_t rf_end;		/* the block after it */
+	u_int32_t rf_curseg, rf_nextseg;	/* its segment, and the next */
+};
+
+/* lfs_rfw.c */
+int	lfs_rfw_scan(struct lfs *, struct lfs_rfw *);
+int	lfs_rfw_apply(struct lfs *, u_int32_t daddr);
+int	lfs_rollforward(struct lfs *, struct lfs_rfw *);
+void	lfs_rfw_free(struct lfs_rfw *);
+
 /* lfs_segment.c */
 int	lfs_segwrite(struct mount *, int flags);
 struct segment *lfs_segalloc(struct lfs *);
@@ -181,6 +205,10 @@ void	lfs_drain(struct lfs *, int all);
 long	lfs_inflight_max(void);
 int64_t	lfs_time(void);
 int	lfs_writesuper(struct lfs *, struct dlfs *);
+void	lfs_devinval(struct lfs *, u_int32_t daddr, int n);
+
+/* lfs_syscalls.c */
+int32_t	lfs_cleanblocks(struct lfs *);
 
 /* lfs_vfsops.c */
 int	lfs_vget(struct mount *, ino_t, struct vnode **);

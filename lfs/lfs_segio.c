@@ -74,7 +74,7 @@ lfs_inflight_max(void)
  * Inode blocks are read through the device's buffers (lfs_readdin); a
  * block of the log being written anew must not be found there stale.
  */
-static void
+void
 lfs_devinval(struct lfs *fs, u_int32_t daddr, int n)
 {
 	struct vnode *devvp = fs->lfs_ump->um_devvp;

@@ -294,7 +294,7 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 }
 
 /* Log blocks not yet written: what avail must add up to. */
-static int32_t
+int32_t
 lfs_cleanblocks(struct lfs *fs)
 {
 	struct dlfs *d = &fs->lfs_dlfs;

@@ -13,8 +13,8 @@
  * log grows; sync writes a checkpoint (lfs_segwrite with SEGM_CKP), and
  * so does the update daemon every 30 seconds when there is anything to
  * write.  Unmount writes the last one, marked clean, to every copy.
- * Mounting after a crash takes the last checkpoint; the partial
- * segments written after it are not rolled forward yet (issue 7).
+ * Mounting read-write after a crash rolls forward from the checkpoint
+ * (lfs_rfw.c) and writes a new one; read-only takes the checkpoint.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -81,7 +81,10 @@ lfs_findsb(struct vnode *devvp, const char *fspec, struct dlfs *fs,
 		if (a == 0 || (found && a == *addrp) ||
 		    lfs_readsb(devvp, (int64_t)a << bshift, try, &why) != 0)
 			continue;
-		if (!found || (try->dlfs_serial > fs->dlfs_serial &&
+		/* Same serial: mounting marked it in use after the clean one. */
+		if (!found || ((try->dlfs_serial > fs->dlfs_serial ||
+		    (try->dlfs_serial == fs->dlfs_serial &&
+		    fs->dlfs_clean && !try->dlfs_clean)) &&
 		    try->dlfs_bsize == fs->dlfs_bsize &&
 		    try->dlfs_ssize == fs->dlfs_ssize &&
 		    try->dlfs_nseg == fs->dlfs_nseg)) {
@@ -175,9 +178,13 @@ lfs_freemount(struct ufsmount *ump)
 	free(ump);
 }
 
-/* Count the clean segments; the writer continues at dlfs_offset. */
+/*
+ * Count the clean segments; the writer continues at dlfs_offset.
+ * writesb: say on disk that the file system is in use (after a crash
+ * the checkpoint written after roll-forward says it).
+ */
 static int
-lfs_mountrw(struct lfs *fs, const char *path)
+lfs_mountrw(struct lfs *fs, const char *path, int writesb)
 {
 	struct dlfs *d = &fs->lfs_dlfs;
 	struct lfs_ifref r;
@@ -208,9 +215,10 @@ lfs_mountrw(struct lfs *fs, const char *path)
 		    stopb / 1024, stopn);
 	}
 	/* On disk, the file system is now in use (not clean). */
-	fs->lfs_ckpsb = *d;
-	fs->lfs_ckpsb.dlfs_clean = 0;
 	d->dlfs_clean = 0;
+	if (!writesb)
+		return 0;
+	fs->lfs_ckpsb = *d;
 	return lfs_writesuper(fs, &fs->lfs_ckpsb);
 }
 
@@ -257,9 +265,12 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	struct dlfs *d;
 	struct lfs *fs;
 	char fspec[MNAMELEN];
-	int error, ronly = (mp->mnt_flag & MNT_RDONLY) != 0;
+	int error, crashed, ronly = (mp->mnt_flag & MNT_RDONLY) != 0;
+	struct lfs_rfw rf;
+	struct timeval t0, t1;
 	long psize;
 
+	memset(&rf, 0, sizeof(rf));
 	if ((error = ufs_opendev(mp, data, fspec, &devvp)) != 0)
 		return error;
 	ump = malloc(sizeof(*ump), M_WAITOK | M_ZERO);
@@ -275,10 +286,7 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 		error = EINVAL;
 		goto out;
 	}
-	if (!d->dlfs_clean)
-		printf("lfs_mount: %s: not unmounted cleanly; mounting the "
-		    "checkpoint of serial %llu (no roll-forward yet)\n", fspec,
-		    (unsigned long long)d->dlfs_serial);
+	crashed = !d->dlfs_clean;
 	ump->um_mountp = mp;
 	ump->um_dev = devvp->v_rdev;
 	ump->um_devvp = devvp;
@@ -298,6 +306,16 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	mp->mnt_stat.f_fsid.val[0] = devvp->v_rdev;
 	mp->mnt_stat.f_fsid.val[1] = 3;
 	strlcpy(mp->mnt_stat.f_mntfromname, fspec, MNAMELEN);
+	if (crashed) {
+		microtime(&t0);
+		lfs_rfw_scan(fs, &rf);
+		if (ronly)
+			printf("lfs: %s: not unmounted cleanly; mounting the "
+			    "checkpoint read-only, without the %d partial "
+			    "segments after it\n", fspec, rf.rf_naccept);
+		else if (rf.rf_idaddr != 0)
+			d->dlfs_idaddr = rf.rf_idaddr;
+	}
 	if ((error = lfs_vget(mp, LFS_IFILE_INUM, &ivp)) != 0) {
 		printf("lfs_mount: %s: cannot read the ifile\n", fspec);
 		goto out;
@@ -316,12 +334,29 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	}
 	fs->lfs_ronly = ronly;
 	TAILQ_INIT(&fs->lfs_inflight);
-	if (!ronly && (error = lfs_mountrw(fs, path)) != 0) {
+	if (!ronly && crashed && (error = lfs_rollforward(fs, &rf)) != 0)
+		printf("lfs_mount: %s: roll-forward failed\n", fspec);
+	if (!ronly && error == 0 &&
+	    (error = lfs_mountrw(fs, path, !crashed)) == 0 && crashed) {
+		/* The checkpoint makes the roll-forward durable. */
+		if (lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC) != 0)
+			printf("lfs_mount: %s: cannot write a checkpoint\n",
+			    fspec);
+		microtime(&t1);
+		printf("lfs: %s: rolled forward %d partial segments, "
+		    "discarded %d of an unfinished dirop, in %ld ms\n", fspec,
+		    rf.rf_naccept, rf.rf_ndiscard,
+		    (t1.tv_sec - t0.tv_sec) * 1000 +
+		    (t1.tv_usec - t0.tv_usec) / 1000);
+	}
+	lfs_rfw_free(&rf);
+	if (error) {
 		vrele(ivp);
 		goto out;
 	}
 	return 0;
 out:
+	lfs_rfw_free(&rf);
 	mp->mnt_data = NULL;
 	lfs_freemount(ump);
 	ufs_closedev(devvp, ronly, 0);

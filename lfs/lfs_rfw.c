@@ -1,0 +1,420 @@
+/*
+ * Roll-forward: mounting after a crash (thesis 6.2.4, 6.3.3).
+ *
+ * The newest checkpoint is a consistent file system; the partial
+ * segments written after it are found by following the log from the
+ * checkpoint's dlfs_offset: each must carry the next serial number and
+ * valid checksums (summary and data), and the first that does not ends
+ * the log.  A partial segment that stopped a write halfway (torn) fails
+ * its data checksum, so it and everything after it are discarded.
+ *
+ * Directory operations (thesis 6.3.3): a dirop's partial segments carry
+ * SS_DIROP, all but the last SS_CONT, and the last one ends with the
+ * ifile and its inode.  So the trailing run of SS_CONT partial segments
+ * whose end never reached the disk is an unfinished dirop: discarded.
+ * Every other one is applied:
+ *
+ *  - the newest ifile inode among them is taken as the ifile (its inode
+ *    map, segment usage table and free list are those of that moment,
+ *    like a checkpoint's: lfs_rfw_scan);
+ *  - the partial segments after it, which the ifile does not describe,
+ *    are applied one by one (lfs_rfw_apply): each inode in their inode
+ *    blocks becomes the map's entry for that inode, and the segment
+ *    usage table moves the live bytes of every block the new copy
+ *    points to and the old one did not, and back;
+ *  - the totals (nfiles, bfree, avail) are recounted, and a checkpoint
+ *    is written.
+ *
+ * The writer goes on after the last partial segment rolled forward, with
+ * serial numbers LFS_RFW_GAP higher: a discarded or torn partial segment
+ * left behind can then never pass for the continuation of the new log.
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/buf.h"
+#include "kern/malloc.h"
+#include "ufs/ufs_extern.h"
+#include "lfs/lfs_extern.h"
+
+/* More partial segments than can be in flight (lfs_inflight_max). */
+#define LFS_RFW_GAP	1024
+
+/* Read n blocks of the log at daddr, bypassing what the cache holds. */
+static int
+lfs_rfw_read(struct lfs *fs, u_int32_t daddr, int n, struct buf **bpp)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	int error;
+
+	*bpp = NULL;
+	if (daddr == LFS_UNUSED_DADDR || daddr + n > d->dlfs_size)
+		return EINVAL;
+	lfs_devinval(fs, daddr, n);
+	error = bread(fs->lfs_ump->um_devvp, lfs_fsbtodb(d, daddr),
+	    n * d->dlfs_bsize, bpp);
+	if (error) {
+		brelse(*bpp);
+		*bpp = NULL;
+	}
+	return error;
+}
+
+static void
+lfs_rfw_done(struct buf *bp)
+{
+	if (bp != NULL) {
+		bp->b_flags |= B_INVAL | B_AGE;
+		brelse(bp);
+	}
+}
+
+/* Does this inode block hold the ifile's inode? */
+static int
+lfs_rfw_hasifile(struct lfs *fs, const void *blk)
+{
+	const struct dinode *dip = blk;
+	u_int32_t i;
+
+	for (i = 0; i < fs->lfs_dlfs.dlfs_inopb; i++)
+		if (dip[i].di_inumber == LFS_IFILE_INUM)
+			return 1;
+	return 0;
+}
+
+/*
+ * Is there a valid partial segment at daddr with this serial, ending by
+ * limit?  Its summary into sum; *ifblk: the block holding the ifile's
+ * inode in it, or 0.
+ */
+static int
+lfs_rfw_valid(struct lfs *fs, u_int32_t daddr, u_int64_t serial,
+    u_int32_t limit, u_int8_t *sum, u_int32_t *ifblk)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct segsum *ss = (struct segsum *)sum;
+	u_int32_t crc = 0, b, n, i, first;
+	struct buf *bp;
+
+	*ifblk = 0;
+	if (daddr >= limit || lfs_rfw_read(fs, daddr, 1, &bp) != 0)
+		return 0;
+	memcpy(sum, bp->b_data, d->dlfs_sumsize);
+	lfs_rfw_done(bp);
+	if (lfs_sscheck(d, sum) != NULL || ss->ss_serial != serial ||
+	    daddr + 1 + ss->ss_nblocks > limit || ss->ss_ninos > ss->ss_nblocks)
+		return 0;
+	/* The data checksum, a transfer at a time; inode blocks at the end. */
+	first = daddr + 1 + ss->ss_nblocks - ss->ss_ninos;
+	for (b = daddr + 1; b < daddr + 1 + ss->ss_nblocks; b += n) {
+		n = MIN(daddr + 1 + ss->ss_nblocks - b,
+		    MAXPHYS >> d->dlfs_bshift);
+		if (lfs_rfw_read(fs, b, n, &bp) != 0)
+			return 0;
+		crc = lfs_crc32(crc, bp->b_data, n * d->dlfs_bsize);
+		for (i = 0; i < n; i++)
+			if (b + i >= first && lfs_rfw_hasifile(fs,
+			    bp->b_data + i * d->dlfs_bsize))
+				*ifblk = b + i;
+		lfs_rfw_done(bp);
+	}
+	return crc == ss->ss_datasum;
+}
+
+/*
+ * Follow the log from the checkpoint in *d: which partial segments are
+ * valid, which of them to roll forward, and the newest ifile inode.
+ */
+int
+lfs_rfw_scan(struct lfs *fs, struct lfs_rfw *rf)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	u_int8_t *sum = malloc(d->dlfs_sumsize, M_WAITOK);
+	struct segsum *ssp = (struct segsum *)sum;
+	u_int32_t daddr = d->dlfs_offset, seg = d->dlfs_curseg;
+	u_int32_t next = d->dlfs_nextseg, ifblk, *grown;
+	u_int64_t serial = d->dlfs_serial + 1;
+	int pending = 0, i;
+
+	memset(rf, 0, sizeof(*rf));
+	rf->rf_end = daddr;
+	rf->rf_curseg = seg;
+	rf->rf_nextseg = next;
+	rf->rf_serial = d->dlfs_serial;
+	for (;;) {
+		/* Where it ended, or at the start of the segment it chose. */
+		if (!lfs_rfw_valid(fs, daddr, serial, lfs_sntod(d, seg + 1),
+		    sum, &ifblk)) {
+			if (next >= d->dlfs_nseg || next == seg)
+				break;
+			daddr = lfs_sbfirstblock(d, next);
+			if (!lfs_rfw_valid(fs, daddr, serial,
+			    lfs_sntod(d, next + 1), sum, &ifblk))
+				break;
+			seg = next;
+		}
+		/* GDB: a partial segment is accepted here */
+		if (rf->rf_nvalid == rf->rf_nalloc) {
+			rf->rf_nalloc = rf->rf_nalloc ? 2 * rf->rf_nalloc : 64;
+			grown = malloc(rf->rf_nalloc * 2 * sizeof(u_int32_t),
+			    M_WAITOK);
+			for (i = 0; i < rf->rf_nvalid; i++) {
+				grown[2 * i] = rf->rf_psegs[2 * i];
+				grown[2 * i + 1] = rf->rf_psegs[2 * i + 1];
+			}
+			free(rf->rf_psegs);
+			rf->rf_psegs = grown;
+		}
+		rf->rf_psegs[2 * rf->rf_nvalid] = daddr;
+		rf->rf_psegs[2 * rf->rf_nvalid + 1] = ifblk;
+		rf->rf_nvalid++;
+		pending = (ssp->ss_flags & SS_CONT) ? pending + 1 : 0;
+		if (!pending) {		/* the log is whole up to here */
+			rf->rf_naccept = rf->rf_nvalid;
+			rf->rf_end = daddr + 1 + ssp->ss_nblocks;
+			rf->rf_curseg = seg;
+			rf->rf_nextseg = lfs_dtosn(d, ssp->ss_next);
+			rf->rf_serial = serial;
+			rf->rf_lastpseg = daddr;
+		}
+		next = lfs_dtosn(d, ssp->ss_next);
+		daddr += 1 + ssp->ss_nblocks;
+		serial++;
+	}
+	free(sum);
+	rf->rf_ndiscard = rf->rf_nvalid - rf->rf_naccept;
+	/* The newest ifile inode rolled forward is where the ifile starts. */
+	for (i = rf->rf_naccept - 1; i >= 0; i--)
+		if (rf->rf_psegs[2 * i + 1] != 0) {
+			rf->rf_idaddr = rf->rf_psegs[2 * i + 1];
+			rf->rf_base = i + 1;
+			break;
+		}
+	return 0;
+}
+
+/* Inode ino's copy in inode block daddr, or -1. */
+static int
+lfs_rfw_getdin(struct lfs *fs, u_int32_t daddr, ino_t ino,
+    struct dinode *dp)
+{
+	const struct dinode *dip;
+	struct buf *bp;
+	u_int32_t i;
+
+	if (lfs_rfw_read(fs, daddr, 1, &bp) != 0)
+		return -1;
+	dip = (const struct dinode *)bp->b_data;
+	for (i = 0; i < fs->lfs_dlfs.dlfs_inopb && dip[i].di_inumber != ino;
+	    i++)
+		continue;
+	if (i < fs->lfs_dlfs.dlfs_inopb)
+		*dp = dip[i];
+	lfs_rfw_done(bp);
+	return i < fs->lfs_dlfs.dlfs_inopb ? 0 : -1;
+}
+
+/*
+ * Block pointer o (old copy) became n (new copy); level > 0: they are
+ * indirect blocks of that many levels.  Live bytes move from the blocks
+ * only the old tree has to those only the new one has; equal pointers
+ * name equal subtrees (LFS never rewrites a block in place).
+ */
+static void
+lfs_rfw_diff(struct lfs *fs, u_int32_t o, u_int32_t n, int level)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct buf *obp = NULL, *nbp = NULL;
+	u_int32_t i, oc, nc;
+
+	if (o == n)
+		return;
+	lfs_seguse_add(fs, o, -(int32_t)d->dlfs_bsize);
+	lfs_seguse_add(fs, n, d->dlfs_bsize);
+	if (level == 0)
+		return;
+	if (o != LFS_UNUSED_DADDR && lfs_rfw_read(fs, o, 1, &obp) != 0)
+		obp = NULL;
+	if (n != LFS_UNUSED_DADDR && lfs_rfw_read(fs, n, 1, &nbp) != 0)
+		nbp = NULL;
+	for (i = 0; i < d->dlfs_nindir; i++) {
+		oc = obp ? ((u_int32_t *)obp->b_data)[i] : LFS_UNUSED_DADDR;
+		nc = nbp ? ((u_int32_t *)nbp->b_data)[i] : LFS_UNUSED_DADDR;
+		lfs_rfw_diff(fs, oc, nc, level - 1);
+	}
+	lfs_rfw_done(obp);
+	lfs_rfw_done(nbp);
+}
+
+/* Do this inode's block pointers point at blocks (not a fast link)? */
+static int
+lfs_rfw_hasblocks(struct lfs *fs, const struct dinode *dp)
+{
+	switch (dp->di_mode & IFMT) {
+	case IFREG:
+	case IFDIR:
+		return 1;
+	case IFLNK:
+		return dp->di_size >= (u_int64_t)fs->lfs_dlfs.dlfs_maxsymlinklen;
+	}
+	return 0;
+}
+
+/* The copy of inode dp in block iaddr becomes the map's. */
+static void
+lfs_rfw_inode(struct lfs *fs, const struct dinode *dp, u_int32_t iaddr)
+{
+	static const struct dinode none;
+	struct dinode old;
+	struct lfs_ifref r;
+	u_int32_t prev;
+	IFILE *ifp;
+	int i;
+
+	if (dp->di_inumber < ROOTINO || dp->di_inumber >= fs->lfs_maxino)
+		return;
+	if ((ifp = LFS_IENTRY(fs, dp->di_inumber, &r)) == NULL)
+		return;
+	prev = ifp->if_daddr;
+	if (prev == LFS_UNUSED_DADDR || prev == iaddr ||
+	    ifp->if_version != (u_int32_t)dp->di_gen) {
+		lfs_ifput(fs, &r, 0);		/* freed since, or stale */
+		return;
+	}
+	ifp->if_daddr = iaddr;
+	lfs_ifput(fs, &r, 1);
+	lfs_seguse_add(fs, prev, -(int32_t)sizeof(*dp));
+	lfs_seguse_add(fs, iaddr, sizeof(*dp));
+	old = none;
+	if (lfs_rfw_getdin(fs, prev, dp->di_inumber, &old) != 0 ||
+	    !lfs_rfw_hasblocks(fs, &old))
+		old = none;
+	if (!lfs_rfw_hasblocks(fs, dp))
+		dp = &none;
+	for (i = 0; i < NDADDR; i++)
+		lfs_rfw_diff(fs, old.di_db[i], dp->di_db[i], 0);
+	for (i = 0; i < NIADDR; i++)
+		lfs_rfw_diff(fs, old.di_ib[i], dp->di_ib[i], i + 1);
+}
+
+/*
+ * Apply the partial segment at daddr: its segment holds log, and each
+ * inode in its inode blocks is the newest copy.
+ */
+int
+lfs_rfw_apply(struct lfs *fs, u_int32_t daddr)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct segsum *ss;
+	struct lfs_ifref r;
+	struct buf *bp, *ibp;
+	u_int32_t *inoaddrs, j, k;
+	SEGUSE *sup;
+	int error;
+
+	if ((error = lfs_rfw_read(fs, daddr, 1, &bp)) != 0)
+		return error;
+	ss = (struct segsum *)bp->b_data;
+	if ((sup = LFS_SEGENTRY(fs, lfs_dtosn(d, daddr), &r)) == NULL) {
+		lfs_rfw_done(bp);
+		return EIO;
+	}
+	if (!(sup->su_flags & SEGUSE_DIRTY)) {	/* entered since the ifile */
+		sup->su_flags |= SEGUSE_DIRTY | SEGUSE_ACTIVE;
+		sup->su_nbytes = 0;
+		sup->su_nsums = sup->su_ninos = 0;
+	}
+	sup->su_nsums++;
+	sup->su_ninos += ss->ss_ninos;
+	if (!(ss->ss_flags & SS_CLEAN) || sup->su_lastmod == 0)
+		sup->su_lastmod = (u_int32_t)ss->ss_create;
+	lfs_ifput(fs, &r, 1);
+
+	inoaddrs = lfs_inoaddrs(d, ss);
+	for (j = 0; j < ss->ss_ninos; j++) {
+		u_int32_t iaddr = inoaddrs[-1 - (int)j];
+		struct dinode *dip;
+
+		if (lfs_rfw_read(fs, iaddr, 1, &ibp) != 0)
+			continue;
+		dip = (struct dinode *)ibp->b_data;
+		for (k = 0; k < d->dlfs_inopb; k++)
+			lfs_rfw_inode(fs, &dip[k], iaddr);
+		lfs_rfw_done(ibp);
+	}
+	lfs_rfw_done(bp);
+	return 0;
+}
+
+/*
+ * Count what the checkpoint will carry: allocated inodes, blocks of live
+ * file data (live bytes less the inodes' share), clean log blocks.
+ */
+static void
+lfs_rfw_totals(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct lfs_ifref r;
+	int64_t live = 0;
+	u_int32_t ino, sn, nfiles = 0;
+	IFILE *ifp;
+	SEGUSE *sup;
+
+	for (ino = 1; ino < fs->lfs_maxino; ino++) {
+		if ((ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
+			continue;
+		if (ifp->if_daddr != LFS_UNUSED_DADDR)
+			nfiles++;
+		lfs_ifput(fs, &r, 0);
+	}
+	for (sn = 0; sn < d->dlfs_nseg; sn++) {
+		if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
+			continue;
+		live += sup->su_nbytes;
+		lfs_ifput(fs, &r, 0);
+	}
+	d->dlfs_nfiles = nfiles;
+	d->dlfs_bfree = d->dlfs_dsize -
+	    (live - (int64_t)nfiles * sizeof(struct dinode)) / d->dlfs_bsize;
+	d->dlfs_avail = lfs_cleanblocks(fs) - fs->lfs_nlocked;
+}
+
+/*
+ * After lfs_rfw_scan and with the ifile in place: apply the partial
+ * segments the ifile does not describe and set the log's end.
+ */
+int
+lfs_rollforward(struct lfs *fs, struct lfs_rfw *rf)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct lfs_ifref r;
+	CLEANERINFO *ci;
+	int i, error = 0;
+
+	for (i = rf->rf_base; i < rf->rf_naccept && error == 0; i++)
+		error = lfs_rfw_apply(fs, rf->rf_psegs[2 * i]);
+	if (error)
+		return error;
+	if (rf->rf_base > 0) {		/* the free list as the ifile has it */
+		if ((ci = LFS_CLEANERINFO(fs, &r)) == NULL)
+			return EIO;
+		d->dlfs_free = ci->free_head;
+		lfs_ifput(fs, &r, 0);
+	}
+	if (rf->rf_naccept > 0) {
+		d->dlfs_curseg = rf->rf_curseg;
+		d->dlfs_offset = rf->rf_end;
+		d->dlfs_nextseg = rf->rf_nextseg;
+		d->dlfs_lastpseg = rf->rf_lastpseg;
+	}
+	d->dlfs_serial = rf->rf_serial + LFS_RFW_GAP;
+	lfs_rfw_totals(fs);
+	return 0;
+}
+
+void
+lfs_rfw_free(struct lfs_rfw *rf)
+{
+	free(rf->rf_psegs);
+	rf->rf_psegs = NULL;
+}

@@ -1,0 +1,80 @@
+"""LFS roll-forward (lfs/lfs_rfw.c), from the guest: what was fsync'd after
+the last checkpoint is there after the power goes off, and mounting says
+how much it rolled forward.  The exhaustive version, a crash at every
+write of several workloads, is tests/crash/ (make crashtest).
+
+The guest runs with syncinterval=0, so the only checkpoints are the ones
+the test asks for (sync, unmount).
+"""
+from __future__ import annotations
+
+import re
+
+from guest import Guest
+from test_lfs import dumplfs_ok
+
+ROLLED = re.compile(r"rolled forward (\d+) partial segments, "
+                    r"discarded (\d+) of an unfinished dirop, in (\d+) ms")
+KARGS = "syncinterval=0"
+
+
+def power_cycle(g: Guest, tmp_path) -> Guest:
+    """Cut the power (kill QEMU, no unmount) and boot again on the disks."""
+    g.close()
+    g = Guest(tmp_path, kargs=KARGS)
+    g.boot()
+    return g
+
+
+def test_fsynced_work_after_the_checkpoint_is_rolled_forward(tmp_path):
+    g = Guest(tmp_path, kargs=KARGS)
+    g.boot()
+    try:
+        g.ok("newfs_lfs /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt"
+             " && mkdir /mnt/d && echo hello > /mnt/d/a && sync")
+        # After the checkpoint: dirops (create, mkdir) and their data ...
+        g.ok("echo new > /mnt/new1 && mkdir /mnt/e && echo x > /mnt/e/f"
+             " && rawbench -b 65536 -t 262144 fwrite /mnt/big")
+        # ... then a rewrite that is not a dirop: after the last ifile.
+        g.ok("rawbench -b 4096 -t 81920 fwrite /mnt/big")
+        before = g.ok("ls -lR /mnt; od /mnt/big | tail -3")
+        g = power_cycle(g, tmp_path)
+        out = g.ok("mount -n -t lfs /dev/sd1a /mnt")
+        m = ROLLED.search(out)
+        assert m, out
+        assert int(m.group(1)) >= 2 and m.group(2) == "0", out
+        after = g.ok("ls -lR /mnt; od /mnt/big | tail -3")
+        assert after == before
+        assert g.ok("cat /mnt/new1 /mnt/d/a /mnt/e/f").split() == \
+            ["new", "hello", "x"]
+        g.ok("umount /mnt")
+        dumplfs_ok(g)
+        # Rolled forward and checkpointed: the next mount is plain.
+        out = g.ok("mount -n -t lfs /dev/sd1a /mnt && ls /mnt && umount /mnt")
+        assert "rolled forward" not in out and "big" in out
+    finally:
+        g.close()
+
+
+def test_crash_right_after_recovery_and_read_only_mount(tmp_path):
+    g = Guest(tmp_path, kargs=KARGS)
+    g.boot()
+    try:
+        g.ok("newfs_lfs /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt"
+             " && sync && rawbench -b 4096 -t 40960 fwrite /mnt/f")
+        g = power_cycle(g, tmp_path)
+        # Read-only: the checkpoint alone, and it says what it left out.
+        out = g.ok("mount -r -t lfs /dev/sd1a /mnt && ls /mnt && umount /mnt")
+        assert "read-only, without the" in out and "f" not in out.split()
+        out = g.ok("mount -n -t lfs /dev/sd1a /mnt")
+        assert ROLLED.search(out), out
+        # Power off again at once: the recovery's checkpoint holds.
+        g = power_cycle(g, tmp_path)
+        out = g.ok("mount -n -t lfs /dev/sd1a /mnt && ls -l /mnt/f")
+        assert out.split()[-5] == "40960", out
+        m = ROLLED.search(out)
+        assert m and m.group(1) == "0", out
+        g.ok("umount /mnt")
+        dumplfs_ok(g)
+    finally:
+        g.close()
