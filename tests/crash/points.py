@@ -26,6 +26,7 @@ from typing import Optional
 from guest import Guest, GuestError
 import writelog
 from model import Recording, parse_digest
+from record import KARGS
 
 ROLLED = re.compile(r"rolled forward (\d+) partial segments, discarded (\d+)")
 STEP_TIMEOUT = 60
@@ -97,7 +98,7 @@ def check_point(rec: Recording, rp: Replayer, work: Path, n: int, floor: int,
     img = pdir / "crash.img"
     rp.image(n, img, tear)
     durable = rec.durable_at(n - 1 if tear is not None else n)
-    g = Guest(pdir, sd1=img)
+    g = Guest(pdir, sd1=img, kargs=KARGS)
     try:
         g.boot()
         _inspect(g, rec, res, durable, floor)

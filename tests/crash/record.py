@@ -26,6 +26,7 @@ SD1_SECTORS = 32768            # a 16 MB scratch disk: small images, fast copies
 NEWFS = "newfs_lfs -s 262144 /dev/rsd1a > /dev/null"    # 64 segments of 256 KB
 WORKLOADS = ("files", "rename", "mkdirs", "seq", "overwrite", "cleaner")
 RUN_TIMEOUT = 600
+KARGS = "syncinterval=0"     # no update daemon: the only checkpoints are ours
 
 
 def mount_cmd(workload: str) -> str:
@@ -64,7 +65,7 @@ def record(workdir: Path, workload: str, seed: int) -> Recording:
     blank = workdir / "blank.img"
     disk.make_image(blank, "none", SD1_SECTORS)
     (workdir / "guest").mkdir(exist_ok=True)
-    g = Guest(workdir / "guest", sd1=blank,
+    g = Guest(workdir / "guest", sd1=blank, kargs=KARGS,
               faults=disk.FaultSpec(writelog=str(log)))
     model = Model()
     try:
