@@ -146,11 +146,15 @@ gdb:
 test: all
 	$(PY) -m pytest -q -ra tests
 
+# A power cut at every write boundary of the LFS workloads (tests/crash/run.py).
+crashtest: all
+	$(PY) tests/crash/run.py
+
 bench: all
 	$(PY) bench/run.py
 
 clean:
 	rm -rf $(B) .gdbinit
 
-.PHONY: all deps kernel userland hosttools images qemu qemu-gdb gdb test bench clean
+.PHONY: all deps kernel userland hosttools images qemu qemu-gdb gdb test crashtest bench clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

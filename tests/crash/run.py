@@ -90,6 +90,9 @@ def crash_workload(work: Path, workload: str, seed: int, points=None, tears=None
                 log(f"  {workload} {r.name}: FAILED ({r.seconds:.1f} s)")
                 for p in r.problems:
                     log(f"    {p}")
+                if r.rolled:
+                    log(f"    the mount rolled forward {r.rolled[0]} partial "
+                        f"segments, discarded {r.rolled[1]}")
                 log(f"    image kept: {r.image}")
     finally:
         rp.close()
