@@ -186,6 +186,7 @@ class Recording:
     baseline: int                    # writes in the log when the workload started
     end: int                         # writes in the log at the end
     durs: list[tuple[int, int]] = field(default_factory=list)  # (ops done, writes)
+    cleaned: Optional[tuple[int, int]] = None   # the cleaner's segments, blocks moved
 
     def durable_at(self, n: int) -> int:
         """The last operation an fsync made durable with writes 1..n on disk."""

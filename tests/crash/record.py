@@ -31,10 +31,10 @@ KARGS = "syncinterval=0"     # no update daemon: the only checkpoints are ours
 
 def mount_cmd(workload: str) -> str:
     """The mount of the recorded part; the cleaner workload gets an eager cleaner
-    (it keeps 30 of the 64 segments clean), so it cleans while files die."""
+    (it wants 40 of the 64 segments clean), so it cleans while files die."""
     cmd = "mount -n -t lfs /dev/sd1a /mnt"
     if workload == "cleaner":
-        cmd += " && (/usr/libexec/lfs_cleanerd -m 30 /mnt > /dev/null 2>&1 &)"
+        cmd += " && (/usr/libexec/lfs_cleanerd -m 40 /mnt > /dev/null 2>&1 &)"
     return cmd
 
 
@@ -90,6 +90,11 @@ def record(workdir: Path, workload: str, seed: int) -> Recording:
             model.apply(op)
         if g.child.match.group(1) != "0" or "DONE" not in text:
             raise AssertionError(f"crashwork run {workload} failed:\n{text[-2000:]}")
+        if workload == "cleaner":
+            st = g.ok("lfsstat /mnt")
+            m = re.search(r"segs_cleaned\t(\d+)", st)
+            moved = re.search(r"cleaner_blocks_moved\t(\d+)", st)
+            rec.cleaned = (int(m.group(1)) if m else 0, int(moved.group(1)) if moved else 0)
         g.ok("umount /mnt")
         rec.end = count_writes(log)
     finally:
@@ -105,6 +110,6 @@ def write_records(log: Path) -> list[writelog.WriteRecord]:
 
 if __name__ == "__main__":
     r = record(Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]))
-    print(f"{r.workload}: {len(r.model.ops)} ops ({r.setup_ops} setup), "
+    print(f"{r.workload}: {len(r.model.ops)} ops ({r.setup_ops} setup), cleaned {r.cleaned}, "
           f"writes {r.baseline}..{r.end}, durs {r.durs}")
 

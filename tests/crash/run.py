@@ -77,7 +77,9 @@ def crash_workload(work: Path, workload: str, seed: int, points=None, tears=None
             points, tears = points(rec, rp)
         log(f"{workload}: {len(rec.model.ops) - rec.setup_ops} operations, writes "
             f"{rec.baseline + 1}..{rec.end}, {len(rec.durs)} fsyncs; checking "
-            f"{len(points)} crash points and {len(tears or [])} torn writes")
+            f"{len(points)} crash points and {len(tears or [])} torn writes"
+            + (f"; the cleaner cleaned {rec.cleaned[0]} segments, moved "
+               f"{rec.cleaned[1]} blocks" if rec.cleaned is not None else ""))
         jobs = sorted([(n, None) for n in points] + list(tears or []),
                       key=lambda p: (p[0] - (p[1] is not None), p[1] is None))
         results, floor = [], rec.setup_ops
