@@ -3,13 +3,14 @@
 #   make            kernel, userland, host tools and disk images
 #   make qemu       boot to a root shell on the serial console
 #   make qemu-gdb   the same, waiting for GDB; then "make gdb" in another terminal
+#   make crashimage a crashed LFS for doc/lfs-recovery.md (build/crashed-lfs.img)
 #   make test       everything that must pass
 #   make bench      benchmarks on the timed disk
 #   make deps       install the Debian packages the project needs
 #
 # Variables: DISK=hp97560|rz55|m2361a|none (the scratch disk sd1's drive
 # model), ROOTDISK (sd0's, default none), MEM (guest MB), KARGS (kernel
-# command line), ACCEL=tcg|kvm.
+# command line), ACCEL=tcg|kvm, SD1=IMG (boot on a copy of IMG as sd1).
 
 B	:= build
 PY	:= /usr/bin/python3
@@ -55,6 +56,8 @@ KOBJS	:= $(patsubst %,$(B)/k/%.o,$(basename $(KSRCS)))
 $(B)/k/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -c $< -o $@
+# Students step through roll-forward in GDB: keep its locals visible.
+$(B)/k/lfs/lfs_rfw.o: KCFLAGS += -Og
 $(B)/k/%.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -c $< -o $@
@@ -131,11 +134,18 @@ $(B)/sd1.img: qemu/disk.py qemu/drivemodel.py
 images: $(B)/sd0.img $(B)/sd1.img
 
 # ---------------------------------------------------------------- run
+RUNARGS	:= $(if $(SD1),--sd1-from $(SD1))
+
 qemu: all
-	$(PY) qemu/run.py
+	$(PY) qemu/run.py $(RUNARGS)
 
 qemu-gdb: all
-	$(PY) qemu/run.py --gdb
+	$(PY) qemu/run.py --gdb $(RUNARGS)
+
+# Power cut in the middle of a directory operation, after a checkpoint
+# and a few partial segments (qemu/crashimage.py says what it holds).
+crashimage: all
+	$(PY) qemu/crashimage.py $(B)/crashed-lfs.img
 
 # In a second terminal: GDB with the generated .gdbinit.  Naming it with -x
 # loads it whatever GDB's auto-load safe-path says.
@@ -156,5 +166,6 @@ bench: all
 clean:
 	rm -rf $(B) .gdbinit
 
-.PHONY: all deps kernel userland hosttools images qemu qemu-gdb gdb test crashtest bench clean
+.PHONY: all deps kernel userland hosttools images qemu qemu-gdb gdb crashimage \
+	test crashtest bench clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -78,6 +78,7 @@ struct lfs {
 	int	lfs_unmounting;
 
 	struct lfs_stats lfs_stats;	/* thesis 7.2 */
+	int32_t	lfs_rfwinfo[4];		/* the rfw_ fields of lfs_stats */
 };
 
 #define VFSTOLFS(mp)	((struct lfs *)VFSTOUFS(mp)->um_lfs)
@@ -194,6 +195,7 @@ void	lfs_rfw_free(struct lfs_rfw *);
 /* lfs_segment.c */
 int	lfs_segwrite(struct mount *, int flags);
 struct segment *lfs_segalloc(struct lfs *);
+int	lfs_pickseg(struct lfs *);
 void	lfs_segfree(struct segment *);
 
 /* lfs_segio.c */

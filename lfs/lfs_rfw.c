@@ -122,6 +122,40 @@ lfs_rfw_valid(struct lfs *fs, u_int32_t daddr, u_int64_t serial,
 }
 
 /*
+ * Record the valid partial segment at daddr in segment seg, summary ssp,
+ * ifblk the block in it holding the ifile inode (or 0).  The log is
+ * whole up to it unless it continues a dirop (SS_CONT).
+ */
+static void
+lfs_rfw_accept(struct lfs_rfw *rf, struct dlfs *d, u_int32_t daddr,
+    u_int32_t seg, const struct segsum *ssp, u_int32_t ifblk)
+{
+	u_int32_t *grown;
+	int i;
+
+	/* GDB: a partial segment is accepted here */
+	if (rf->rf_nvalid == rf->rf_nalloc) {
+		rf->rf_nalloc = rf->rf_nalloc ? 2 * rf->rf_nalloc : 64;
+		grown = malloc(rf->rf_nalloc * 2 * sizeof(u_int32_t), M_WAITOK);
+		for (i = 0; i < 2 * rf->rf_nvalid; i++)
+			grown[i] = rf->rf_psegs[i];
+		free(rf->rf_psegs);
+		rf->rf_psegs = grown;
+	}
+	rf->rf_psegs[2 * rf->rf_nvalid] = daddr;
+	rf->rf_psegs[2 * rf->rf_nvalid + 1] = ifblk;
+	rf->rf_nvalid++;
+	if (ssp->ss_flags & SS_CONT)
+		return;
+	rf->rf_naccept = rf->rf_nvalid;
+	rf->rf_end = daddr + 1 + ssp->ss_nblocks;
+	rf->rf_curseg = seg;
+	rf->rf_nextseg = lfs_dtosn(d, ssp->ss_next);
+	rf->rf_serial = ssp->ss_serial;
+	rf->rf_lastpseg = daddr;
+}
+
+/*
  * Follow the log from the checkpoint in *d: which partial segments are
  * valid, which of them to roll forward, and the newest ifile inode.
  */
@@ -130,18 +164,18 @@ lfs_rfw_scan(struct lfs *fs, struct lfs_rfw *rf)
 {
 	struct dlfs *d = &fs->lfs_dlfs;
 	u_int8_t *sum = malloc(d->dlfs_sumsize, M_WAITOK);
-	struct segsum *ssp = (struct segsum *)sum;
+	const struct segsum *ssp = (const struct segsum *)sum;
 	u_int32_t daddr = d->dlfs_offset, seg = d->dlfs_curseg;
-	u_int32_t next = d->dlfs_nextseg, ifblk, *grown;
+	u_int32_t next = d->dlfs_nextseg, ifblk;
 	u_int64_t serial = d->dlfs_serial + 1;
-	int pending = 0, i;
+	int i;
 
 	memset(rf, 0, sizeof(*rf));
 	rf->rf_end = daddr;
 	rf->rf_curseg = seg;
 	rf->rf_nextseg = next;
 	rf->rf_serial = d->dlfs_serial;
-	for (;;) {
+	for (;; serial++) {
 		/* Where it ended, or at the start of the segment it chose. */
 		if (!lfs_rfw_valid(fs, daddr, serial, lfs_sntod(d, seg + 1),
 		    sum, &ifblk)) {
@@ -153,33 +187,9 @@ lfs_rfw_scan(struct lfs *fs, struct lfs_rfw *rf)
 				break;
 			seg = next;
 		}
-		/* GDB: a partial segment is accepted here */
-		if (rf->rf_nvalid == rf->rf_nalloc) {
-			rf->rf_nalloc = rf->rf_nalloc ? 2 * rf->rf_nalloc : 64;
-			grown = malloc(rf->rf_nalloc * 2 * sizeof(u_int32_t),
-			    M_WAITOK);
-			for (i = 0; i < rf->rf_nvalid; i++) {
-				grown[2 * i] = rf->rf_psegs[2 * i];
-				grown[2 * i + 1] = rf->rf_psegs[2 * i + 1];
-			}
-			free(rf->rf_psegs);
-			rf->rf_psegs = grown;
-		}
-		rf->rf_psegs[2 * rf->rf_nvalid] = daddr;
-		rf->rf_psegs[2 * rf->rf_nvalid + 1] = ifblk;
-		rf->rf_nvalid++;
-		pending = (ssp->ss_flags & SS_CONT) ? pending + 1 : 0;
-		if (!pending) {		/* the log is whole up to here */
-			rf->rf_naccept = rf->rf_nvalid;
-			rf->rf_end = daddr + 1 + ssp->ss_nblocks;
-			rf->rf_curseg = seg;
-			rf->rf_nextseg = lfs_dtosn(d, ssp->ss_next);
-			rf->rf_serial = serial;
-			rf->rf_lastpseg = daddr;
-		}
+		lfs_rfw_accept(rf, d, daddr, seg, ssp, ifblk);
 		next = lfs_dtosn(d, ssp->ss_next);
 		daddr += 1 + ssp->ss_nblocks;
-		serial++;
 	}
 	free(sum);
 	rf->rf_ndiscard = rf->rf_nvalid - rf->rf_naccept;
@@ -319,7 +329,9 @@ lfs_rfw_apply(struct lfs *fs, u_int32_t daddr)
 		lfs_rfw_done(bp);
 		return EIO;
 	}
-	if (!(sup->su_flags & SEGUSE_DIRTY)) {	/* entered since the ifile */
+	/* The writer entered it since the ifile was written (lfs_newseg). */
+	if (!(sup->su_flags & SEGUSE_DIRTY) ||
+	    daddr == lfs_sbfirstblock(d, lfs_dtosn(d, daddr))) {
 		sup->su_flags |= SEGUSE_DIRTY | SEGUSE_ACTIVE;
 		sup->su_nbytes = 0;
 		sup->su_nsums = sup->su_ninos = 0;
@@ -389,7 +401,8 @@ lfs_rollforward(struct lfs *fs, struct lfs_rfw *rf)
 	struct dlfs *d = &fs->lfs_dlfs;
 	struct lfs_ifref r;
 	CLEANERINFO *ci;
-	int i, error = 0;
+	SEGUSE *sup;
+	int i, busy, error = 0;
 
 	for (i = rf->rf_base; i < rf->rf_naccept && error == 0; i++)
 		error = lfs_rfw_apply(fs, rf->rf_psegs[2 * i]);
@@ -408,6 +421,16 @@ lfs_rollforward(struct lfs *fs, struct lfs_rfw *rf)
 		d->dlfs_lastpseg = rf->rf_lastpseg;
 	}
 	d->dlfs_serial = rf->rf_serial + LFS_RFW_GAP;
+	/*
+	 * The segment the log was to go to next may be one lfs_segclean
+	 * had given back after the ifile was written: choose again.
+	 */
+	if ((sup = LFS_SEGENTRY(fs, d->dlfs_nextseg, &r)) == NULL)
+		return EIO;
+	busy = sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE);
+	lfs_ifput(fs, &r, 0);
+	if (busy && (error = lfs_pickseg(fs)) != 0)
+		return error;
 	lfs_rfw_totals(fs);
 	return 0;
 }

@@ -79,7 +79,7 @@ static int
 lfs_newseg(struct lfs *fs)
 {
 	struct dlfs *d = &fs->lfs_dlfs;
-	u_int32_t sn = d->dlfs_nextseg, end, i;
+	u_int32_t sn = d->dlfs_nextseg, end;
 	struct lfs_ifref r;
 	SEGUSE *sup;
 
@@ -108,6 +108,18 @@ lfs_newseg(struct lfs *fs)
 	fs->lfs_stats.segs_used++;
 	if (fs->lfs_nclean <= d->dlfs_minfreeseg + 2)
 		wakeup(&fs->lfs_cleaners);	/* clean segments run low */
+	return lfs_pickseg(fs);
+}
+
+/* Choose dlfs_nextseg: the first clean segment after dlfs_curseg. */
+int
+lfs_pickseg(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	u_int32_t sn = d->dlfs_curseg, i;
+	struct lfs_ifref r;
+	SEGUSE *sup;
+
 	for (i = 1; i < d->dlfs_nseg; i++) {
 		u_int32_t n = (sn + i) % d->dlfs_nseg;
 		int clean;
@@ -696,6 +708,34 @@ lfs_writevnodes(struct lfs *fs, struct segment *sp, struct vnode **vps,
 	return error;
 }
 
+/*
+ * Unlinked files only the writer's hold keeps (VHELD, lfs_inactive) need
+ * no writing: let them go first, so that the ifile this write carries
+ * has them freed (written after it, a crash between would leave inodes
+ * allocated that no directory names).
+ */
+static void
+lfs_reapheld(struct lfs *fs, struct mount *mp)
+{
+	struct vnode *vp, **vps;
+	int n = 0, max = 0;
+
+	LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes)
+		max++;
+	vps = malloc((max + 1) * sizeof(*vps), M_WAITOK);
+	LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes)
+		if (n < max && (vp->v_flag & VHELD) && vp->v_usecount == 1 &&
+		    vp->v_data != NULL && VTOI(vp)->i_nlink <= 0 &&
+		    VTOI(vp)->i_mode != 0)
+			vps[n++] = vp;
+	while (n-- > 0) {
+		vps[n]->v_flag &= ~VHELD;
+		fs->lfs_nheld--;
+		vrele(vps[n]);		/* lfs_inactive frees it */
+	}
+	free(vps);
+}
+
 /* Write everything dirty of mp to the log (see the top of the file). */
 int
 lfs_segwrite(struct mount *mp, int flags)
@@ -714,6 +754,7 @@ lfs_segwrite(struct mount *mp, int flags)
 		wakeup(&fs->lfs_cleaners);
 		tsleep(&d->dlfs_avail, 0, "lfsclean", hz);
 	}
+	lfs_reapheld(fs, mp);
 	lfs_seglock(fs);
 	fs->lfs_stats.segwrites++;
 	sp->sg_flags = flags;

@@ -337,6 +337,8 @@ sys_lfsstats(struct proc *p, struct lfsstats_args *uap, int *retval)
 	fs->lfs_stats.avail = fs->lfs_dlfs.dlfs_avail;
 	fs->lfs_stats.promised = fs->lfs_nlocked;
 	fs->lfs_stats.cleanblocks = lfs_cleanblocks(fs);
+	memcpy(&fs->lfs_stats.rfw_unclean, fs->lfs_rfwinfo,
+	    sizeof(fs->lfs_rfwinfo));
 	if ((error = copyout(&fs->lfs_stats, uap->buf,
 	    sizeof(fs->lfs_stats))) != 0)
 		return error;

@@ -43,6 +43,9 @@ def test_fsynced_work_after_the_checkpoint_is_rolled_forward(tmp_path):
         m = ROLLED.search(out)
         assert m, out
         assert int(m.group(1)) >= 2 and m.group(2) == "0", out
+        rec = g.ok("lfsstat /mnt | grep recovery")
+        assert f"{m.group(1)} partial segments rolled forward, 0 discarded" \
+            in rec, rec
         after = g.ok("ls -lR /mnt; od /mnt/big | tail -3")
         assert after == before
         assert g.ok("cat /mnt/new1 /mnt/d/a /mnt/e/f").split() == \
@@ -52,6 +55,9 @@ def test_fsynced_work_after_the_checkpoint_is_rolled_forward(tmp_path):
         # Rolled forward and checkpointed: the next mount is plain.
         out = g.ok("mount -n -t lfs /dev/sd1a /mnt && ls /mnt && umount /mnt")
         assert "rolled forward" not in out and "big" in out
+        out = g.ok("mount -n -t lfs /dev/sd1a /mnt && lfsstat /mnt"
+                   " | grep recovery && umount /mnt")
+        assert "none (unmounted cleanly)" in out
     finally:
         g.close()
 
@@ -75,6 +81,30 @@ def test_crash_right_after_recovery_and_read_only_mount(tmp_path):
         m = ROLLED.search(out)
         assert m and m.group(1) == "0", out
         g.ok("umount /mnt")
+        dumplfs_ok(g)
+    finally:
+        g.close()
+
+
+def test_file_removed_before_the_last_write_leaves_no_orphan(tmp_path):
+    """A written, closed, then removed file is held by the writer until
+    written (lfs_inactive); the write after the remove must carry its free
+    in its ifile, or the crash after it leaves an inode no directory
+    names (fsck_lfs finds it)."""
+    g = Guest(tmp_path, kargs=KARGS)
+    g.boot()
+    try:
+        g.ok("newfs_lfs /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt"
+             " && sync && echo doomed > /mnt/a && mkdir /mnt/d"
+             " && echo x > /mnt/d/b && rm /mnt/a /mnt/d/b"
+             " && echo keep > /mnt/k && fsync /mnt/k")
+        g = power_cycle(g, tmp_path)
+        out = g.ok("mount -n -t lfs /dev/sd1a /mnt && ls /mnt /mnt/d"
+                   " && cat /mnt/k && umount /mnt")
+        assert ROLLED.search(out), out
+        assert out.split()[-1] == "keep" and "a" not in out.split()
+        out, status = g.run("fsck_lfs -n /dev/rsd1a")
+        assert status == 0 and out.rstrip().endswith("; 0 problems"), out
         dumplfs_ok(g)
     finally:
         g.close()

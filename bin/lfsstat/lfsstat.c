@@ -52,6 +52,12 @@ show(const struct statfs *sfs, int zero)
 	    (int)st.bfree, (int)st.avail);
 	printf("promised\t%d\ncleanblocks\t%d\n", (int)st.promised,
 	    (int)st.cleanblocks);
+	if (st.rfw_unclean)
+		printf("recovery\t%d partial segments rolled forward, %d "
+		    "discarded, %d ms\n", (int)st.rfw_psegs,
+		    (int)st.rfw_discarded, (int)st.rfw_ms);
+	else
+		printf("recovery\tnone (unmounted cleanly)\n");
 	if (strncmp(dev, "/dev/", 5) == 0)
 		dev += 5;
 	snprintf(path, sizeof(path), "/var/run/lfs_cleanerd.%s", dev);

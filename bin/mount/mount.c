@@ -7,16 +7,23 @@
  * -t: the file system type (default ffs).
  * -r: mount read-only.  -w: read-write (the default).
  * A read-write LFS gets its cleaner, /usr/libexec/lfs_cleanerd, started
- * on the mount point (as 4.4BSD's mount_lfs did); -n: do not start it.
+ * on the mount point (as 4.4BSD's mount_lfs did), and, when the kernel
+ * had to roll it forward after a crash, a background check (thesis
+ * 6.2.4): fsck_lfs -n on the raw device, its report in
+ * /var/run/fsck_lfs.DEV.  -n: neither (tests, benchmarks).
  */
 #include <sys/mount.h>
 #include <err.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "sys/ufs/lfs.h"
+
 #define CLEANER	"/usr/libexec/lfs_cleanerd"
+#define FSCK_LFS "/usr/sbin/fsck_lfs"
 
 static const struct {
 	int	 flag;
@@ -62,20 +69,53 @@ list(void)
 	return 0;
 }
 
-/* The cleaner runs on its own, in a session of its own. */
+/* A daemon on its own, in a session of its own; output to out if set. */
 static void
-startcleaner(const char *dir)
+daemon_start(const char *prog, const char *arg0, const char *opt,
+    const char *arg, const char *out)
 {
+	int fd;
+
 	switch (fork()) {
 	case -1:
-		warn("fork: lfs_cleanerd not started");
+		warn("fork: %s not started", arg0);
 		return;
 	case 0:
 		setsid();
-		execl(CLEANER, "lfs_cleanerd", dir, (char *)NULL);
-		warn("%s", CLEANER);
+		if (out != NULL &&
+		    (fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644)) >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		if (opt != NULL)
+			execl(prog, arg0, opt, arg, (char *)NULL);
+		else
+			execl(prog, arg0, arg, (char *)NULL);
+		warn("%s", prog);
 		_exit(127);
 	}
+}
+
+/* After a roll-forward, verify the file system in the background. */
+static void
+startcheck(const char *special, const char *dir)
+{
+	struct lfs_stats st;
+	struct statfs sfs;
+	char raw[64], out[80];
+	const char *name;
+
+	if (statfs(dir, &sfs) < 0 || lfsstats(&sfs.f_fsid, &st, 0) < 0 ||
+	    !st.rfw_unclean || access(FSCK_LFS, X_OK) < 0)
+		return;
+	name = strncmp(special, "/dev/", 5) == 0 ? special + 5 : special;
+	snprintf(raw, sizeof(raw), "/dev/r%s", name);
+	snprintf(out, sizeof(out), "/var/run/fsck_lfs.%s", name);
+	printf("mount: %s was not unmounted cleanly: rolled forward; "
+	    "fsck_lfs checks it in the background, report in %s\n",
+	    special, out);
+	daemon_start(FSCK_LFS, "fsck_lfs", "-n", raw, out);
 }
 
 int
@@ -119,7 +159,9 @@ main(int argc, char *argv[])
 	args.fspec = argv[0];
 	if (mount(type, argv[1], flags, &args) < 0)
 		err(1, "%s on %s", argv[0], argv[1]);
-	if (strcmp(type, "lfs") == 0 && !(flags & MNT_RDONLY) && !nocleaner)
-		startcleaner(argv[1]);
+	if (strcmp(type, "lfs") == 0 && !(flags & MNT_RDONLY) && !nocleaner) {
+		startcheck(argv[0], argv[1]);
+		daemon_start(CLEANER, "lfs_cleanerd", NULL, argv[1], NULL);
+	}
 	return 0;
 }

@@ -220,6 +220,11 @@ struct lfs_stats {
 	int32_t	  cleanblocks;		/* log blocks of clean segments and
 					 * of the current one past offset:
 					 * avail + promised, if all is well */
+	/* the mount: after a crash, what roll-forward did (lfs_rfw.c) */
+	int32_t	  rfw_unclean;		/* 1: it was not unmounted cleanly */
+	int32_t	  rfw_psegs;		/* partial segments rolled forward */
+	int32_t	  rfw_discarded;	/* ... discarded (unfinished dirop) */
+	int32_t	  rfw_ms;		/* how long recovery took */
 };
 
 /* Parameters from the superblock. */

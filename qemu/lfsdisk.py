@@ -1,0 +1,367 @@
+"""The BSD-LFS on-disk format (sys/ufs/lfs.h), read from a disk image in
+Python: for the GDB helpers (qemu/gdb_lfs.py), the crashed-image maker
+(qemu/crashimage.py) and the tests.  Nothing here imports gdb.
+
+The structures are decoded from bytes with the layouts the header fixes
+(struct dlfs 448 bytes, struct segsum 48, SEGUSE 16, IFILE 12, struct
+dinode 128), so the same decoder reads a copy on the disk and a copy in
+kernel memory.  The checks mirror lfs/lfs_subr.c (lfs_sscheck) and the
+way dumplfs and the kernel choose the checkpoint: the valid superblock
+copy with the highest serial.  The image may carry a disk label
+(sys/disklabel.h); partition 'a' is then the file system, else the whole
+image is, as the kernel's default label says.
+"""
+from __future__ import annotations
+
+import struct
+import zlib
+from dataclasses import dataclass, field
+from typing import Optional
+
+LFS_MAGIC = 0x19920401
+SS_MAGIC = 0x53534C46
+LFS_VERSION = 1
+LFS_LABELPAD = 8192
+LFS_NSB = 10
+LFS_IFILE_INUM = 1
+NDADDR = 12
+DISKMAGIC = 0x82564557
+SECTOR = 512
+
+SS_FLAGS = ((0x01, "DIROP"), (0x02, "CONT"), (0x04, "CLEAN"), (0x08, "CKP"))
+SS_DIROP, SS_CONT = 0x01, 0x02
+SEGUSE_FLAGS = ((0x01, "ACTIVE"), (0x02, "DIRTY"), (0x04, "SUPERBLOCK"),
+                (0x08, "CLEANING"))
+SEGUSE_DIRTY = 0x02
+
+DLFS_SIZE = 448
+DLFS_FIELDS = (                 # (name, struct format), in header order
+    ("magic", "I"), ("version", "I"), ("size", "I"), ("ssize", "I"),
+    ("dsize", "I"), ("bsize", "I"), ("bshift", "I"), ("fsbtodb", "I"),
+    ("sumsize", "I"), ("nseg", "I"), ("nindir", "I"), ("inopb", "I"),
+    ("ifpb", "I"), ("sepb", "I"), ("cleansz", "I"), ("segtabsz", "I"),
+    ("minfree", "I"), ("minfreeseg", "I"), ("maxfilesize", "Q"),
+    ("maxsymlinklen", "i"), ("spare0", "I"), ("sboffs", "10I"),
+    ("serial", "Q"), ("tstamp", "q"), ("idaddr", "I"), ("free", "I"),
+    ("bfree", "i"), ("avail", "i"), ("nfiles", "I"), ("curseg", "I"),
+    ("offset", "I"), ("nextseg", "I"), ("lastpseg", "I"), ("clean", "I"),
+    ("ckpidx", "I"), ("fsmnt", "128s"), ("spare", "32I"), ("cksum", "I"))
+DLFS = struct.Struct("<" + "".join(f for _, f in DLFS_FIELDS))
+SEGSUM = struct.Struct("<IIIIQqHHHH8x")
+FINFO = struct.Struct("<IIII")
+SEGUSE = struct.Struct("<IIHHI")
+IFILE = struct.Struct("<III")
+DINODE = struct.Struct("<HhIQ6i12i3iIiiII8x")
+assert DLFS.size == DLFS_SIZE and SEGSUM.size == 48 and DINODE.size == 128
+
+
+class LfsError(Exception):
+    """A bad image, address or argument: the message says which."""
+
+
+def flagnames(value: int, names, none: str = "none", sep: str = ",") -> str:
+    words = [name for bit, name in names if value & bit]
+    return sep.join(words) if words else none
+
+
+def seguse_words(flags: int) -> str:
+    """SEGUSE flags as dumplfs prints them: dirty,active,..."""
+    words = ["dirty" if flags & SEGUSE_DIRTY else "clean"]
+    words += [w for bit, w in ((0x01, "active"), (0x04, "superblock"),
+                               (0x08, "cleaning")) if flags & bit]
+    return ",".join(words)
+
+
+class Dlfs:
+    """A struct dlfs: its fields as attributes (fs.serial, fs.sboffs)."""
+
+    def __init__(self, raw: bytes):
+        if len(raw) < DLFS_SIZE:
+            raise LfsError("short superblock")
+        values = list(DLFS.unpack_from(raw))
+        for name, fmt in DLFS_FIELDS:
+            n = int(fmt[:-1]) if fmt[:-1] and fmt[-1] != "s" else 1
+            v = values[:n] if n > 1 else values[0]
+            del values[:n]
+            setattr(self, name, v)
+        self.raw = bytes(raw[:DLFS_SIZE])
+
+    def cksum_ok(self) -> bool:
+        return zlib.crc32(self.raw[:444]) == self.cksum
+
+    def check(self) -> Optional[str]:
+        """What is wrong with it as a superblock copy (a short form of
+        lfs_sbcheck: enough that no later arithmetic runs off), or None."""
+        if self.magic != LFS_MAGIC:
+            return "bad magic number"
+        if self.version != LFS_VERSION:
+            return "unknown version"
+        if not self.cksum_ok():
+            return "bad checksum"
+        if not 4096 <= self.bsize <= 65536 or self.sumsize != self.bsize \
+                or 1 << self.bshift != self.bsize:
+            return "bad block size"
+        if self.ssize < 8 or self.nseg * self.ssize > self.size:
+            return "bad segment size or count"
+        return None
+
+    def sntod(self, sn: int) -> int:
+        return sn * self.ssize
+
+    def dtosn(self, daddr: int) -> int:
+        return daddr // self.ssize
+
+    def sbfirstblock(self, sn: int) -> int:
+        """The first block of segment sn the log may use (lfs_subr.c)."""
+        first = self.sntod(sn)
+        if sn == 0:
+            first = LFS_LABELPAD // self.bsize
+        first = max(first, 1)
+        return first + 1 if first in [a for a in self.sboffs if a] else first
+
+    def seguse_lbn(self, sn: int) -> int:
+        return self.cleansz + sn // self.sepb
+
+    def ifile_lbn(self, ino: int) -> int:
+        return self.cleansz + self.segtabsz + ino // self.ifpb
+
+    def fsmnt_str(self) -> str:
+        return self.fsmnt.split(b"\0", 1)[0].decode("latin-1")
+
+
+@dataclass
+class Finfo:
+    ino: int
+    version: int
+    lastlength: int
+    lbns: list[int]
+
+
+@dataclass
+class Summary:
+    """A struct segsum with its FINFOs and inode-block addresses."""
+    sumsum: int
+    datasum: int
+    magic: int
+    next: int
+    serial: int
+    create: int
+    nfinfo: int
+    ninos: int
+    flags: int
+    nblocks: int
+    finfos: list[Finfo] = field(default_factory=list)
+    inoaddrs: list[int] = field(default_factory=list)
+    problem: Optional[str] = None       # lfs_sscheck's verdict
+    sumsum_ok: bool = False
+
+    @property
+    def flagstr(self) -> str:
+        return flagnames(self.flags, SS_FLAGS)
+
+
+def parse_summary(fs: Dlfs, raw: bytes) -> Summary:
+    """Decode a summary block; .problem says what lfs_sscheck would."""
+    raw = bytes(raw[:fs.sumsize])
+    s = Summary(*SEGSUM.unpack_from(raw))
+    s.sumsum_ok = zlib.crc32(raw[4:]) == s.sumsum
+    if s.magic != SS_MAGIC:
+        s.problem = "bad magic number"
+        return s
+    if not s.sumsum_ok:
+        s.problem = "bad summary checksum"
+    if s.ninos > (fs.sumsize - SEGSUM.size) // 4:
+        s.problem = "inode addresses overflow the summary"
+        return s
+    inos = fs.sumsize - 4 * s.ninos
+    s.inoaddrs = [struct.unpack_from("<I", raw, fs.sumsize - 4 * (i + 1))[0]
+                  for i in range(s.ninos)]
+    off, nblocks = SEGSUM.size, 0
+    for _ in range(s.nfinfo):
+        if off + FINFO.size > inos:
+            s.problem = s.problem or "FINFOs overflow the summary"
+            return s
+        n, version, ino, last = FINFO.unpack_from(raw, off)
+        if n > fs.ssize or off + FINFO.size + 4 * n > inos:
+            s.problem = s.problem or "FINFOs overflow the summary"
+            return s
+        lbns = list(struct.unpack_from(f"<{n}i", raw, off + FINFO.size))
+        s.finfos.append(Finfo(ino, version, last, lbns))
+        if n == 0 or last == 0 or last > fs.bsize:
+            s.problem = s.problem or "bad FINFO"
+        nblocks += n
+        off += FINFO.size + 4 * n
+    if s.problem is None and nblocks + s.ninos != s.nblocks:
+        s.problem = "block count disagrees with the FINFOs"
+    if s.problem is None and (1 + s.nblocks > fs.ssize or s.next >= fs.size):
+        s.problem = "bad size or next segment"
+    return s
+
+
+@dataclass
+class Pseg:
+    """A partial segment on the disk: where, its summary, data checksum."""
+    daddr: int
+    ss: Summary
+    datasum_ok: Optional[bool] = None
+
+
+def parse_dinode(raw: bytes) -> dict:
+    v = DINODE.unpack_from(raw)
+    return {"mode": v[0], "nlink": v[1], "inumber": v[2], "size": v[3],
+            "db": list(v[10:22]), "ib": list(v[22:25]), "blocks": v[26],
+            "gen": v[27]}
+
+
+class Image:
+    """An LFS in an image file, through its newest valid checkpoint."""
+
+    def __init__(self, path: str):
+        self.path = path
+        try:
+            self.f = open(path, "rb")
+        except OSError as e:
+            raise LfsError(f"cannot open {path}: {e.strerror}") from None
+        self.base = self._partition_offset()
+        self.fs, self.copies = self._checkpoint()
+
+    def close(self) -> None:
+        self.f.close()
+
+    def read(self, off: int, n: int) -> bytes:
+        self.f.seek(self.base + off)
+        data = self.f.read(n)
+        if len(data) != n:
+            raise LfsError(f"{self.path}: cannot read {n} bytes at {off}")
+        return data
+
+    def _partition_offset(self) -> int:
+        """Byte offset of partition 'a' if the image has a label, else 0."""
+        self.f.seek(SECTOR)
+        label = self.f.read(204)
+        if len(label) < 204:
+            return 0
+        magic, magic2, npart = (struct.unpack_from("<I", label, 0)[0],
+                                struct.unpack_from("<I", label, 68)[0],
+                                struct.unpack_from("<H", label, 74)[0])
+        if magic != DISKMAGIC or magic2 != DISKMAGIC or not 1 <= npart <= 8:
+            return 0
+        words = struct.unpack_from(f"<{(76 + 16 * npart) // 2}H", label)
+        x = 0
+        for w in words:
+            x ^= w
+        if x != 0:
+            return 0
+        return struct.unpack_from("<I", label, 76 + 4)[0] * SECTOR
+
+    def _checkpoint(self) -> tuple[Dlfs, list]:
+        first = None
+        for off in (LFS_LABELPAD, 16384, 32768, 65536):
+            sb = Dlfs(self.read(off, DLFS_SIZE))
+            if sb.check() is None:
+                first = sb
+                break
+        if first is None:
+            raise LfsError(f"{self.path}: no valid LFS superblock at 8, 16, "
+                           "32 or 64 KB (not an LFS, or lfs-disk names the "
+                           "wrong image)")
+        copies, best = [], None
+        for i, daddr in enumerate(first.sboffs):
+            if daddr == 0:
+                continue
+            sb = Dlfs(self.read(daddr * first.bsize, DLFS_SIZE))
+            why = sb.check()
+            copies.append((i, daddr, sb, why))
+            if why is None and (best is None or sb.serial > best.serial):
+                best = sb
+        return best or first, copies
+
+    # -- blocks and the ifile ---------------------------------------------
+    def block(self, daddr: int) -> bytes:
+        if daddr <= 0 or daddr >= self.fs.size:
+            raise LfsError(f"block {daddr} is outside the file system "
+                           f"(1..{self.fs.size - 1})")
+        return self.read(daddr * self.fs.bsize, self.fs.bsize)
+
+    def dinode(self, daddr: int, ino: int) -> dict:
+        blk = self.block(daddr)
+        for i in range(self.fs.inopb):
+            d = parse_dinode(blk[i * 128:(i + 1) * 128])
+            if d["inumber"] == ino and (d["mode"] or ino == LFS_IFILE_INUM):
+                return d
+        raise LfsError(f"inode {ino} is not in block {daddr}")
+
+    def ifile_block(self, lbn: int) -> tuple[bytes, int]:
+        """Block lbn of the checkpoint's ifile and its address (direct and
+        single indirect blocks: an ifile of 1036 4 KB blocks)."""
+        ino = self.dinode(self.fs.idaddr, LFS_IFILE_INUM)
+        if lbn < NDADDR:
+            daddr = ino["db"][lbn]
+        elif lbn < NDADDR + self.fs.nindir and ino["ib"][0] > 0:
+            ind = self.block(ino["ib"][0])
+            daddr = struct.unpack_from("<i", ind, 4 * (lbn - NDADDR))[0]
+        else:
+            daddr = 0
+        if daddr <= 0:
+            raise LfsError(f"the checkpoint's ifile has no block {lbn}")
+        return self.block(daddr), daddr
+
+    def ifile_entry(self, ino: int) -> tuple[int, int, int]:
+        blk, _ = self.ifile_block(self.fs.ifile_lbn(ino))
+        return IFILE.unpack_from(blk, (ino % self.fs.ifpb) * IFILE.size)
+
+    def seguse(self, sn: int) -> tuple[int, int, int, int, int]:
+        blk, _ = self.ifile_block(self.fs.seguse_lbn(sn))
+        return SEGUSE.unpack_from(blk, (sn % self.fs.sepb) * SEGUSE.size)
+
+    # -- the log ----------------------------------------------------------
+    def pseg(self, daddr: int) -> Pseg:
+        ss = parse_summary(self.fs, self.block(daddr))
+        p = Pseg(daddr, ss)
+        if ss.problem is None and daddr + 1 + ss.nblocks <= self.fs.size:
+            crc = 0
+            for b in range(daddr + 1, daddr + 1 + ss.nblocks):
+                crc = zlib.crc32(self.block(b), crc)
+            p.datasum_ok = crc == ss.datasum
+        return p
+
+    def segment(self, sn: int) -> tuple[list[Pseg], str]:
+        """The partial segments of segment sn, as dumplfs walks them, and
+        why the walk ended."""
+        if sn >= self.fs.nseg:
+            raise LfsError(f"segment {sn} does not exist (0..{self.fs.nseg - 1})")
+        end, prev, out = self.fs.sntod(sn + 1), 0, []
+        daddr = self.fs.sbfirstblock(sn)
+        while daddr < end:
+            p = self.pseg(daddr)
+            if p.ss.problem is not None:
+                zero = not any(self.block(daddr))
+                return out, f"end\t{daddr}" + ("" if zero else
+                                               f": {p.ss.problem}")
+            if p.ss.serial <= prev:
+                return out, (f"end\t{daddr}: serial {p.ss.serial}, "
+                             f"not after {prev}")
+            out.append(p)
+            prev = p.ss.serial
+            daddr += 1 + p.ss.nblocks
+        return out, f"end\t{daddr}: end of segment"
+
+    def after_checkpoint(self) -> list[Pseg]:
+        """The partial segments written after the checkpoint, in serial
+        order, as roll-forward finds them: each at the end of the one
+        before or, when that segment was left, at the start of the next."""
+        fs, out = self.fs, []
+        daddr, nextseg, serial = fs.offset, fs.nextseg, fs.serial + 1
+        while True:
+            tries = [daddr, fs.sbfirstblock(nextseg)]
+            for a in tries:
+                if 0 < a < fs.size:
+                    p = self.pseg(a)
+                    if p.ss.problem is None and p.ss.serial == serial and \
+                            p.datasum_ok:
+                        break
+            else:
+                return out
+            out.append(p)
+            daddr, serial = a + 1 + p.ss.nblocks, serial + 1
+            nextseg = fs.dtosn(p.ss.next)

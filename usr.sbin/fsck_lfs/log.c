@@ -1,0 +1,171 @@
+/*
+ * Pass 2: the log's checksums (thesis 6.2.3).
+ *
+ * Every segment marked SEGUSE_DIRTY is walked from lfs_sbfirstblock():
+ * summary, the blocks its FINFOs list, its inode blocks, the next
+ * summary right after.  A walk ends at the segment's end, at a block
+ * that is not a valid summary, at a serial not above the previous one
+ * (the older log of a segment cleaned and reused), or at a serial past
+ * the checkpoint's (log the checkpoint does not cover).  Each partial
+ * segment must pass lfs_sscheck, keep its inode blocks right after its
+ * FINFO blocks, and match its data checksum; the walk must find as many
+ * summaries and inode blocks as SEGUSE says (su_nsums, su_ninos: the
+ * writer counts each as it closes a partial segment, lfs_writeseg).
+ *
+ * Summaries and inode blocks are marked in the owner map, so pass 3
+ * can tell an inode block from a data block.  The log after the
+ * checkpoint (dlfs_offset on, serials dlfs_serial + 1, ...) is counted
+ * as information: a crash leaves it until a roll-forward.
+ */
+#include <sys/types.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sys/ufs/dinode.h"
+#include "sys/ufs/lfs.h"
+#include "fsck_lfs.h"
+
+static u_int8_t *sum;			/* the summary being looked at */
+static u_int8_t *blk;			/* any other block */
+
+static int
+allzero(const u_int8_t *p, u_int32_t n)
+{
+
+	while (n-- > 0)
+		if (*p++ != 0)
+			return (0);
+	return (1);
+}
+
+/* Does the data checksum of the partial segment at daddr match? */
+static int
+datasum(const struct segsum *ss, u_int32_t daddr)
+{
+	u_int32_t crc, i;
+
+	for (crc = 0, i = 0; i < ss->ss_nblocks; i++) {
+		if (!bread(daddr + 1 + i, blk))
+			return (0);
+		crc = lfs_crc32(crc, blk, fs.dlfs_bsize);
+	}
+	return (crc == ss->ss_datasum);
+}
+
+/* One segment's partial segments of the checkpoint. */
+static void
+walkseg(u_int32_t sn)
+{
+	const struct segsum *ss = (const struct segsum *)sum;
+	SEGUSE *sup = seguse(sn);
+	u_int32_t daddr, end, b, i, ia, npseg, ninos;
+	const char *why = NULL;
+	u_int64_t prev;
+
+	end = lfs_sntod(&fs, sn + 1);
+	prev = 0;
+	npseg = ninos = 0;
+	for (daddr = lfs_sbfirstblock(&fs, sn); daddr < end;
+	    daddr += 1 + ss->ss_nblocks) {
+		if (!bread(daddr, sum)) {
+			why = "unreadable";
+			break;
+		}
+		if ((why = lfs_sscheck(&fs, sum)) != NULL) {
+			if (allzero(sum, fs.dlfs_sumsize))
+				why = NULL;
+			break;
+		}
+		if (ss->ss_serial <= prev || ss->ss_serial > fs.dlfs_serial)
+			break;
+		if (daddr + 1 + ss->ss_nblocks > end) {
+			why = "runs past the end of its segment";
+			break;
+		}
+		owner[daddr] = OWN_SUMMARY;
+		b = daddr + 1 + ss->ss_nblocks - ss->ss_ninos;
+		for (i = 0; i < ss->ss_ninos; i++) {
+			ia = lfs_inoaddrs(&fs, sum)[-1 - (int)i];
+			if (ia != b + i)
+				problem(NOFIX, "partial segment at %u: inode "
+				    "block %u not at its place %u", daddr, ia,
+				    b + i);
+			else
+				owner[ia] = OWN_INOBLK;
+		}
+		if (!datasum(ss, daddr))
+			problem(NOFIX, "partial segment at %u (segment %u, "
+			    "serial %llu): bad data checksum", daddr, sn,
+			    (unsigned long long)ss->ss_serial);
+		prev = ss->ss_serial;
+		npseg++;
+		ninos += ss->ss_ninos;
+	}
+	if (npseg == sup->su_nsums && ninos == sup->su_ninos)
+		return;
+	if (why != NULL && npseg < sup->su_nsums)
+		problem(NOFIX, "segment %u: block %u: %s (after %u of %u "
+		    "partial segments)", sn, daddr, why, npseg,
+		    sup->su_nsums);
+	else if (problem(FIX, "segment %u: %u partial segments and %u inode "
+	    "blocks, SEGUSE says %u and %u", sn, npseg, ninos,
+	    sup->su_nsums, sup->su_ninos)) {
+		sup->su_nsums = npseg;
+		sup->su_ninos = ninos;
+	}
+}
+
+/* Is there a valid partial segment at daddr with this serial? */
+static int
+psegat(u_int32_t daddr, u_int64_t serial)
+{
+	const struct segsum *ss = (const struct segsum *)sum;
+
+	return (bread(daddr, sum) && lfs_sscheck(&fs, sum) == NULL &&
+	    ss->ss_serial == serial && daddr + 1 + ss->ss_nblocks <=
+	    lfs_sntod(&fs, lfs_dtosn(&fs, daddr) + 1) && datasum(ss, daddr));
+}
+
+/* The valid partial segments after the checkpoint, in serial order. */
+static u_int32_t
+afterckp(void)
+{
+	const struct segsum *ss = (const struct segsum *)sum;
+	u_int32_t daddr, next, n;
+
+	daddr = fs.dlfs_offset;
+	next = lfs_sntod(&fs, fs.dlfs_nextseg);
+	for (n = 0; n < fs.dlfs_size; n++) {
+		/* The writer moves on to ss_next when a segment fills. */
+		if (!psegat(daddr, fs.dlfs_serial + 1 + n)) {
+			daddr = lfs_sbfirstblock(&fs, lfs_dtosn(&fs, next));
+			if (!psegat(daddr, fs.dlfs_serial + 1 + n))
+				break;
+		}
+		next = ss->ss_next;
+		daddr += 1 + ss->ss_nblocks;
+	}
+	return (n);
+}
+
+void
+pass2(void)
+{
+	u_int32_t sn, i, n;
+
+	sum = emalloc(fs.dlfs_bsize);
+	blk = emalloc(fs.dlfs_bsize);
+	for (i = 0; i < LFS_NSB; i++)
+		if (fs.dlfs_sboffs[i] != 0)
+			owner[fs.dlfs_sboffs[i]] = OWN_SUPER;
+	for (sn = 0; sn < fs.dlfs_nseg; sn++)
+		if (seguse(sn)->su_flags & SEGUSE_DIRTY)
+			walkseg(sn);
+	if ((n = afterckp()) > 0)
+		note("%u valid partial segments after the checkpoint (serial "
+		    "%llu on), not rolled forward", n,
+		    (unsigned long long)fs.dlfs_serial + 1);
+	free(sum);
+	free(blk);
+}
