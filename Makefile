@@ -5,6 +5,7 @@
 #   make qemu-gdb   the same, waiting for GDB; then "make gdb" in another terminal
 #   make crashimage a crashed LFS for doc/lfs-recovery.md (build/crashed-lfs.img)
 #   make test       everything that must pass
+#   make crashtest  LFS crash recovery at every write boundary (tests/crash)
 #   make bench      benchmarks on the timed disk
 #   make deps       install the Debian packages the project needs
 #
