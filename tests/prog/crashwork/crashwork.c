@@ -234,43 +234,43 @@ w_files(int setup)
 	}
 }
 
-/* rename: files move between two directories' slots, replacing targets. */
+/*
+ * rename: files move along chains of slots in two directories and the
+ * root, replacing what is there; every third step is fsync'd, and last
+ * a directory is renamed with its files.
+ */
 static void
 w_rename(int setup)
 {
 	static const char *slot[] = { "d1/a", "d1/b", "d1/c", "d2/a", "d2/b",
 	    "d2/c", "e", "f" };
 	enum { NSLOT = sizeof(slot) / sizeof(slot[0]) };
-	int full[NSLOT], i, s, t, n = 0;
+	int full[NSLOT], i, s, t = 0, n = 0;
 
 	if (setup)
 		return;
 	do_path("mkdir", "d1");
 	do_path("mkdir", "d2");
 	memset(full, 0, sizeof(full));
-	for (i = 0; i < 30; i++) {
-		s = rnd(NSLOT);
-		if (!full[s] || n < 3) {
-			if (full[s])
-				continue;
+	for (i = 0; i < 36; i++) {
+		for (s = rnd(NSLOT); full[s] != (n >= 3); s = (s + 1) % NSLOT)
+			;
+		if (!full[s]) {
 			newfile(slot[s], 1 + rnd(6000));
 			full[s] = 1;
 			n++;
 		} else {
-			t = rnd(NSLOT);
-			if (t == s)
-				continue;
+			t = (s + 1 + rnd(NSLOT - 1)) % NSLOT;
 			do_rename(slot[s], slot[t]);
 			n -= full[t];
 			full[t] = 1;
 			full[s] = 0;
 		}
-		if (i % 7 == 6) {
-			for (s = 0; !full[s]; s++)
-				;
-			do_fsync(slot[s]);
-		}
+		if (i % 3 == 2)
+			do_fsync(slot[full[s] ? s : t]);
 	}
+	do_rename("d1", "d3");
+	do_fsync("d3");
 }
 
 /* mkdirs: a tree grows by mkdirs and small files; empty leaves go. */
