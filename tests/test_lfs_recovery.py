@@ -108,3 +108,23 @@ def test_file_removed_before_the_last_write_leaves_no_orphan(tmp_path):
         dumplfs_ok(g)
     finally:
         g.close()
+
+
+def test_mount_after_a_crash_checks_in_the_background(tmp_path):
+    g = Guest(tmp_path, kargs=KARGS)
+    g.boot()
+    try:
+        g.ok("newfs_lfs /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt"
+             " && sync && mkdir /mnt/d && echo x > /mnt/d/f && fsync /mnt/d/f")
+        g = power_cycle(g, tmp_path)
+        out = g.ok("mount -t lfs /dev/sd1a /mnt")
+        assert "fsck_lfs checks it in the background, report in " \
+            "/var/run/fsck_lfs.sd1a" in out, out
+        # The report is complete when its summary line is there.
+        report = g.ok("while ! grep -q problems /var/run/fsck_lfs.sd1a;"
+                      " do sleep 1; done; cat /var/run/fsck_lfs.sd1a")
+        assert report.rstrip().endswith("; 0 problems"), report
+        assert g.ok("cat /mnt/d/f").strip() == "x"
+        g.ok("umount /mnt")
+    finally:
+        g.close()
