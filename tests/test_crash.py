@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "crash"))
 from record import WORKLOADS  # noqa: E402
-from run import crash_workload, sample  # noqa: E402
+from points import crash_workload, sample  # noqa: E402
 
 SEED = 1
 POINTS = 8

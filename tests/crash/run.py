@@ -30,85 +30,15 @@ a total; the exit status is 1 if any point failed.  Each point boots a guest
 from __future__ import annotations
 
 import argparse
-import random
-import shutil
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from record import WORKLOADS, record  # noqa: E402
-from points import PointResult, Replayer, check_point  # noqa: E402
-from model import Recording  # noqa: E402
+from record import WORKLOADS  # noqa: E402
+from points import crash_workload, sample, summary  # noqa: E402
 
 TOP = Path(__file__).resolve().parent.parent.parent
-
-
-def torn_points(rp: Replayer, rec: Recording, every: int) -> list[tuple[int, int]]:
-    """(N, K): every `every`-th write longer than a sector, K = half of it."""
-    long = [n for n in range(rec.baseline + 1, rec.end + 1) if rp.sectors(n) > 1]
-    return [(n, rp.sectors(n) // 2) for n in long[::every]] if every else []
-
-
-def sample(rec: Recording, rp: Replayer, count: int, torn: int, seed: int
-           ) -> tuple[list[int], list[tuple[int, int]]]:
-    """A fixed-seed sample: the first and last points and `count` others, and
-    `torn` torn writes."""
-    rng = random.Random(f"{rec.workload}/{seed}")
-    inner = list(range(rec.baseline + 1, rec.end))
-    pts = sorted({rec.baseline, rec.end, *rng.sample(inner, min(count, len(inner)))})
-    long = [n for n in range(rec.baseline + 1, rec.end + 1) if rp.sectors(n) > 1]
-    tears = sorted(rng.sample(long, min(torn, len(long))))
-    return pts, [(n, rp.sectors(n) // 2) for n in tears]
-
-
-def crash_workload(work: Path, workload: str, seed: int, points=None, tears=None,
-                   torn_every: int = 4, log=print) -> list[PointResult]:
-    """Record the workload and check its crash points (all, unless given)."""
-    wdir = work / workload
-    shutil.rmtree(wdir, ignore_errors=True)
-    rec = record(wdir, workload, seed)
-    rp = Replayer(wdir / "blank.img", wdir / "write.log", wdir)
-    try:
-        if points is None:
-            points = list(range(rec.baseline, rec.end + 1))
-            tears = torn_points(rp, rec, torn_every)
-        elif callable(points):
-            points, tears = points(rec, rp)
-        log(f"{workload}: {len(rec.model.ops) - rec.setup_ops} operations, writes "
-            f"{rec.baseline + 1}..{rec.end}, {len(rec.durs)} fsyncs; checking "
-            f"{len(points)} crash points and {len(tears or [])} torn writes"
-            + (f"; the cleaner cleaned {rec.cleaned[0]} segments, moved "
-               f"{rec.cleaned[1]} blocks" if rec.cleaned is not None else ""))
-        jobs = sorted([(n, None) for n in points] + list(tears or []),
-                      key=lambda p: (p[0] - (p[1] is not None), p[1] is None))
-        results, floor = [], rec.setup_ops
-        for n, k in jobs:
-            r = check_point(rec, rp, wdir, n, floor, k)
-            if k is None and r.state is not None:
-                floor = r.state
-            results.append(r)
-            if not r.ok:
-                log(f"  {workload} {r.name}: FAILED ({r.seconds:.1f} s)")
-                for p in r.problems:
-                    log(f"    {p}")
-                if r.rolled:
-                    log(f"    the mount rolled forward {r.rolled[0]} partial "
-                        f"segments, discarded {r.rolled[1]}")
-                log(f"    image kept: {r.image}")
-    finally:
-        rp.close()
-    return results
-
-
-def summary(workload: str, results: list[PointResult]) -> str:
-    good = sum(r.ok for r in results)
-    secs = sum(r.seconds for r in results)
-    torn = sum(r.tear is not None for r in results)
-    rolled = sum(r.rolled is not None for r in results)
-    return (f"{workload}: crash points: {len(results)} tested, {good} recovered "
-            f"correctly ({torn} torn; {rolled} rolled forward; "
-            f"{secs / max(len(results), 1):.2f} s per point)")
 
 
 def main() -> int:
