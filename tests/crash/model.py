@@ -104,7 +104,7 @@ class Model:
     def check(self, digest: dict[str, tuple], durable: int, floor: int
               ) -> tuple[Optional[int], str]:
         """(k, "") for the first legal state S_k, or (None, what differed)."""
-        shape = frozenset((p, "d" if e[0] == "D" else "f") for p, e in digest.items())
+        shape = frozenset((p, e[0].lower()) for p, e in digest.items())   # d, f or ?
         low = max(durable, floor)
         first_problem = ""
         for k in range(low, len(self.states)):

@@ -30,11 +30,12 @@ KARGS = "syncinterval=0"     # no update daemon: the only checkpoints are ours
 
 
 def mount_cmd(workload: str) -> str:
-    """The mount of the recorded part; the cleaner workload gets an eager cleaner
-    (it wants 40 of the 64 segments clean), so it cleans while files die."""
+    """The mount of the recorded part; in the cleaner workload a cleaner starts
+    with it and cleans 16 segments at once (half live: it moves blocks) while
+    the workload unlinks files and writes new ones."""
     cmd = "mount -n -t lfs /dev/sd1a /mnt"
     if workload == "cleaner":
-        cmd += " && (/usr/libexec/lfs_cleanerd -m 40 /mnt > /dev/null 2>&1 &)"
+        cmd += " && (/usr/libexec/lfs_cleanerd -c 16 /mnt > /dev/null 2>&1 &)"
     return cmd
 
 
