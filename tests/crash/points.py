@@ -41,6 +41,8 @@ class Replayer:
 
     def __init__(self, blank: Path, log: Path, work: Path) -> None:
         self.records = list(writelog.read_log(str(log)))
+        if any(r.seq != i + 1 for i, r in enumerate(self.records)):
+            raise ValueError(f"{log}: writes missing (the record run lost power?)")
         self.cur = work / "replay.img"
         writelog.sparse_copy(str(blank), str(self.cur))
         self.f = open(self.cur, "r+b")
