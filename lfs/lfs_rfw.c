@@ -392,6 +392,57 @@ lfs_rfw_totals(struct lfs *fs)
 }
 
 /*
+ * The free list as the ifile has it may miss inodes freed while the ifile
+ * was being copied out (lfs_vfree does not wait for the segment lock):
+ * if it does not hold exactly the free entries of the map, rebuild it.
+ */
+static int
+lfs_rfw_freelist(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	u_int32_t ino, next, head, n = 0, nfree = 0;
+	struct lfs_ifref r;
+	IFILE *ifp;
+	int ok = 1;
+
+	for (ino = d->dlfs_free; ino != 0 && ok; ino = next, n++) {
+		if (ino < ROOTINO || ino >= fs->lfs_maxino ||
+		    n >= fs->lfs_maxino) {
+			ok = 0;			/* out of range, or a cycle */
+			break;
+		}
+		if ((ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
+			return EIO;
+		ok = ifp->if_daddr == LFS_UNUSED_DADDR;
+		next = ifp->if_nextfree;
+		lfs_ifput(fs, &r, 0);
+	}
+	for (ino = ROOTINO; ino < fs->lfs_maxino; ino++) {
+		if ((ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
+			return EIO;
+		nfree += ifp->if_daddr == LFS_UNUSED_DADDR;
+		lfs_ifput(fs, &r, 0);
+	}
+	if (ok && n == nfree)
+		return 0;
+	/* Rebuilt in inode order, lowest first as newfs_lfs makes it. */
+	for (head = 0, ino = fs->lfs_maxino - 1; ino >= ROOTINO; ino--) {
+		if ((ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
+			return EIO;
+		if (ifp->if_daddr != LFS_UNUSED_DADDR) {
+			lfs_ifput(fs, &r, 0);
+			continue;
+		}
+		n = ifp->if_nextfree != head;
+		ifp->if_nextfree = head;
+		lfs_ifput(fs, &r, n);
+		head = ino;
+	}
+	d->dlfs_free = head;
+	return 0;
+}
+
+/*
  * After lfs_rfw_scan and with the ifile in place: apply the partial
  * segments the ifile does not describe and set the log's end.
  */
@@ -420,6 +471,8 @@ lfs_rollforward(struct lfs *fs, struct lfs_rfw *rf)
 		d->dlfs_nextseg = rf->rf_nextseg;
 		d->dlfs_lastpseg = rf->rf_lastpseg;
 	}
+	if ((error = lfs_rfw_freelist(fs)) != 0)
+		return error;
 	d->dlfs_serial = rf->rf_serial + LFS_RFW_GAP;
 	/*
 	 * The segment the log was to go to next may be one lfs_segclean
