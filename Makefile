@@ -5,6 +5,7 @@
 #   make qemu-gdb   the same, waiting for GDB; then "make gdb" in another terminal
 #   make crashimage a crashed LFS for doc/lfs-recovery.md (build/crashed-lfs.img)
 #   make test       everything that must pass
+#   make crashtest  LFS crash recovery at every write boundary (tests/crash)
 #   make bench      benchmarks on the timed disk
 #   make deps       install the Debian packages the project needs
 #
@@ -156,6 +157,10 @@ gdb:
 test: all
 	$(PY) -m pytest -q -ra tests
 
+# A power cut at every write boundary of the LFS workloads (tests/crash/run.py).
+crashtest: all
+	$(PY) tests/crash/run.py
+
 bench: all
 	$(PY) bench/run.py
 
@@ -163,5 +168,5 @@ clean:
 	rm -rf $(B) .gdbinit
 
 .PHONY: all deps kernel userland hosttools images qemu qemu-gdb gdb crashimage \
-	test bench clean
+	test crashtest bench clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -8,6 +8,7 @@ This module holds the pieces both the server and the test tools need.
 
 Command line:
     writelog.py replay BASE_IMAGE LOG N OUT_IMAGE   # OUT = BASE + writes 1..N of LOG
+    writelog.py replay --tear K BASE LOG N OUT      # writes 1..N-1, K sectors of N
     writelog.py list LOG                            # one line per record
 
 Log format (little-endian), designed to be appended record by record:
@@ -184,14 +185,20 @@ def apply_record(f: BinaryIO, rec: WriteRecord) -> None:
         f.write(rec.data)
 
 
-def replay(base: str, log: str, n: int, out: str) -> int:
-    """OUT = BASE with writes 1..n of LOG applied; returns how many records were applied."""
+def replay(base: str, log: str, n: int, out: str, tear: Optional[int] = None) -> int:
+    """OUT = BASE with writes 1..n of LOG applied; returns how many records were applied.
+    With tear=K, write n is torn as tear=n:K would: only its first K sectors land."""
     sparse_copy(base, out)
     applied = 0
     with open(out, "r+b") as f:
         for rec in read_log(log):
             if rec.seq > n:
                 break
+            if rec.seq == n and tear is not None:
+                data = rec.data if not rec.flags & FLAG_ZERO else bytes(rec.requested)
+                rec = WriteRecord(rec.seq, rec.offset, min(rec.length, tear * SECTOR),
+                                  rec.requested, rec.flags & ~FLAG_ZERO,
+                                  data[:tear * SECTOR])
             apply_record(f, rec)
             applied += 1
     return applied
@@ -205,10 +212,15 @@ def _describe(rec: WriteRecord) -> str:
 
 
 def main(argv: list[str]) -> int:
+    tear = None
+    if len(argv) == 7 and argv[0] == "replay" and argv[1] == "--tear":
+        tear = int(argv[2])
+        argv = argv[:1] + argv[3:]
     if len(argv) == 5 and argv[0] == "replay":
         base, log, n, out = argv[1], argv[2], int(argv[3]), argv[4]
-        count = replay(base, log, n, out)
-        print(f"{out}: {base} + {count} writes (up to write {n})")
+        count = replay(base, log, n, out, tear)
+        torn = f", write {n} torn after {tear} sectors" if tear is not None else ""
+        print(f"{out}: {base} + {count} writes (up to write {n}{torn})")
         return 0
     if len(argv) == 2 and argv[0] == "list":
         for rec in read_log(argv[1]):

@@ -1,0 +1,66 @@
+"""The crash checker's model (tests/crash/model.py) on hand-made digests: it
+accepts the states a workload passed through and rejects what a broken
+recovery would show, so a passing make crashtest means something."""
+from __future__ import annotations
+
+import sys
+import zlib
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "crash"))
+from model import BLK, Model, gen, parse_digest  # noqa: E402
+
+OPS = ["create a", "write a 0 6000 7", "fsync a", "mkdir d",
+       "rename a d/b", "write d/b 0 100 9", "fsync d/b"]
+
+
+def model() -> Model:
+    m = Model()
+    for op in OPS:
+        m.apply(op)
+    return m
+
+
+def digest(files: dict[str, bytes], dirs=("lost+found",)) -> dict:
+    lines = [f"D {d}" for d in dirs]
+    for path, data in files.items():
+        blocks = [zlib.crc32(data[i:i + BLK]) for i in range(0, len(data), BLK)]
+        lines.append(f"F {path} {len(data)} {zlib.crc32(data):08x} "
+                     + " ".join(f"{c:08x}" for c in blocks))
+    lines.append("F ifile 12288 0 0 0 0")       # the file system's, ignored
+    return parse_digest("\n".join(lines))
+
+
+V1 = gen(7, 6000)
+V2 = gen(9, 100) + V1[100:]
+
+
+def test_the_states_passed_through_are_accepted():
+    m = model()
+    assert m.check(digest({}), 0, 0) == (0, "")
+    assert m.check(digest({"a": V1}), 3, 0)[0] == 3
+    assert m.check(digest({"d/b": V2}, ("lost+found", "d")), 7, 5)[0] == 7
+
+
+def test_a_partly_written_file_may_miss_data_it_never_fsynced():
+    m = model()
+    k, why = m.check(digest({"a": V1[:4096] + bytes(1904)}), 1, 0)
+    assert k == 1 and not why          # S1 or S2: the namespace is the same
+
+
+def test_fsynced_data_that_is_missing_or_garbage_fails():
+    m = model()
+    k, why = m.check(digest({"a": V1[:4096]}), 3, 0)
+    assert k is None and "size 4096" in why
+    k, why = m.check(digest({"a": V1[:4096] + bytes(1904)}), 3, 0)
+    assert k is None and "block 1" in why
+    k, why = m.check(digest({"a": b"x" * 6000}), 2, 0)
+    assert k is None and "block 0" in why
+
+
+def test_a_namespace_that_goes_back_or_was_never_there_fails():
+    m = model()
+    k, why = m.check(digest({"a": V1}), 3, 5)
+    assert k is None and "went back" in why
+    k, why = m.check(digest({"a": V1, "d/b": V1}, ("lost+found", "d")), 0, 0)
+    assert k is None and "no state" in why
