@@ -98,7 +98,7 @@ $(B)/lib/crt0.o: $(B)/u/lib/csu/crt0.o
 # only), tests/prog/NAME -> /usr/tests/NAME (in-guest test programs).
 PROGDIRS := $(patsubst %/,%,$(wildcard bin/*/ sbin/*/ usr.sbin/*/ libexec/*/ tests/prog/*/))
 define prog
-$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(B)/u/ffs/ffs_subr.o $(B)/u/lfs/lfs_subr.o $(B)/u/lib/fsutil/partition.o $(B)/u/lib/fsutil/dinode.o) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(B)/lib/libc.a lib/user.ld
+$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(B)/u/ffs/ffs_subr.o $(B)/u/lfs/lfs_subr.o $(B)/u/lib/fsutil/partition.o $(B)/u/lib/fsutil/dinode.o $(B)/u/lib/fsutil/lfs_read.o) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(B)/lib/libc.a lib/user.ld
 	@mkdir -p $$(@D)
 	$(LD) -static -nostdlib -T lib/user.ld -o $$@ $(B)/lib/crt0.o $$(filter %.o,$$(filter-out $(B)/lib/crt0.o,$$^)) $(B)/lib/libc.a $(LIBGCC)
 	@if [ -f $(1)/LINKS ]; then for l in $$$$(cat $(1)/LINKS); do ln -f $$@ $$(@D)/$$$$l; done; fi
@@ -107,7 +107,7 @@ endef
 $(foreach d,$(PROGDIRS),$(eval $(call prog,$(d),$(B)/root/$(subst libexec/,usr/libexec/,$(subst tests/prog,usr/tests,$(subst usr.sbin,usr/sbin,$(d)))))))
 
 # Shared sources of the file-system tools, compiled into each tool.
-TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/partition.c lib/fsutil/dinode.c
+TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/partition.c lib/fsutil/dinode.c lib/fsutil/lfs_read.c
 HOSTTOOLS := $(patsubst usr.sbin/%,$(B)/host/%,$(wildcard usr.sbin/*))
 $(B)/host/%: usr.sbin/%/*.c $(TOOLSHARED) $(wildcard sys/*.h sys/ufs/*.h lib/fsutil/*.h)
 	@mkdir -p $(@D)

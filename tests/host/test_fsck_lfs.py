@@ -122,9 +122,10 @@ class Img:
         struct.pack_into("<I", self.data, o,
                          zlib.crc32(self.data[o + 4:o + self.bs]))
 
-    def set_superblocks(self, **fields: int) -> None:
+    def set_superblocks(self, only: int | None = None, **fields: int) -> None:
+        """Change fields in every superblock copy (or copy only)."""
         for i, b in enumerate(self.sboffs):
-            if not b:
+            if not b or only not in (None, i):
                 continue
             o = self.off(b)
             sb = dict(zip(DLFS_NAMES, DLFS.unpack_from(self.data, o)))
@@ -318,6 +319,17 @@ def test_mounted_file_system_is_not_repaired_without_f(bindir, img):
     assert "mounted" in p.stderr
     out = fsck(bindir, img, "-y", "-f")
     assert summary(out).endswith("1 problems, 1 repaired")
+
+
+def test_copy_in_use_of_the_same_serial_means_mounted(bindir, img):
+    """Mounting marks one copy in use with the clean copy's serial: that
+    copy is the checkpoint, so the file system counts as mounted."""
+    d = Img(img)
+    d.set_superblocks(only=1, clean=0)
+    d.save()
+    p = run(bindir, "fsck_lfs", "-y", img, expect=2)
+    assert "mounted" in p.stderr
+    assert summary(fsck(bindir, img)).endswith("0 problems")
 
 
 # --- what it cannot read ------------------------------------------------------

@@ -313,6 +313,22 @@ def test_damaged_copy_0_falls_back_to_copy_1(bindir, tmp_path, damage):
     assert "datasum\tok" in out and "ifile\tconsistent" in out
 
 
+def test_copy_in_use_beats_a_clean_copy_of_the_same_serial(bindir, tmp_path):
+    """Mounting marks a copy in use (dlfs_clean 0) with the serial of the
+    clean one: of equal serials, that copy is the checkpoint (lfs_findsb)."""
+    img = image(tmp_path, 32 * MB)
+    run(bindir, "newfs_lfs", img)
+    fs = Image(img)
+    off = fs.sb["sboff1"] * fs.sb["bsize"]
+    raw = bytearray(fs.superblock(off)["raw"])
+    struct.pack_into("<I", raw, 180, 0)                 # dlfs_clean
+    struct.pack_into("<I", raw, 444, zlib.crc32(bytes(raw[:444])))
+    poke(img, off, bytes(raw))
+    f = fields(run(bindir, "dumplfs", "-s", img).stdout)
+    assert f["checkpoint"] == "sb[1] serial 1"
+    assert f["clean"] == "0"
+
+
 def rewrite_ifile(img: Path, change) -> None:
     """Edit the ifile of a new file system in place (change(fs, blocks)),
     then fix the summary's checksums so that only dumplfs's ifile check

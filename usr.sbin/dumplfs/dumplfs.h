@@ -2,7 +2,7 @@
  * dumplfs: shared declarations.
  *
  *	dumplfs.c	options, disk I/O, the superblock copies and the
- *			choice of checkpoint, -i
+ *			checkpoint (found by lib/fsutil/lfs_read.c), -i
  *	ifile.c		the ifile of that checkpoint: reading it through its
  *			inode, printing it, and checking it
  *	log.c		the partial segments of each segment
@@ -20,7 +20,6 @@ extern int bad;			/* a check failed: exit 1 */
 int	 rdbytes(int64_t, void *, size_t);
 int	 bread(u_int32_t, void *);
 void	*emalloc(size_t);
-int	 getinode(u_int32_t, u_int32_t, struct dinode *);
 
 /* ifile.c */
 int	 ifile_read(void);

@@ -29,6 +29,7 @@
 
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/lfs.h"
+#include "lib/fsutil/lfs_read.h"
 #include "dumplfs.h"
 
 #define MAXPROBLEMS	32		/* printed; the rest are counted */
@@ -140,7 +141,8 @@ ifile_read(void)
 	u_int32_t lbn, minblk;
 	int64_t a;
 
-	if (!getinode(fs.dlfs_idaddr, LFS_IFILE_INUM, &ifino)) {
+	if (!lfs_getinode(rdbytes, &fs, fs.dlfs_idaddr, LFS_IFILE_INUM,
+	    &ifino)) {
 		ifproblem("the ifile's inode is not in block %u",
 		    fs.dlfs_idaddr);
 		return (0);
@@ -336,7 +338,7 @@ checkmap(void)
 			continue;
 		}
 		notclean(ifp->if_daddr, "inode block", ino);
-		if (!getinode(ifp->if_daddr, ino, &di))
+		if (!lfs_getinode(rdbytes, &fs, ifp->if_daddr, ino, &di))
 			ifproblem("inode %u: not in block %u", ino,
 			    ifp->if_daddr);
 		else if (ino != LFS_IFILE_INUM)

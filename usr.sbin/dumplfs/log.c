@@ -15,25 +15,17 @@
  * the FINFO blocks make the exit status 1.
  */
 #include <sys/types.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/lfs.h"
+#include "lib/fsutil/lfs_read.h"
 #include "dumplfs.h"
 
 static u_int8_t *sum;			/* the summary being looked at */
 static u_int8_t *blk;			/* any other block */
-
-static int
-allzero(const u_int8_t *p, u_int32_t n)
-{
-
-	while (n-- > 0)
-		if (*p++ != 0)
-			return (0);
-	return (1);
-}
 
 static void
 pflags(u_int16_t f)
@@ -101,16 +93,12 @@ pinoblock(u_int32_t daddr)
 static void
 datasum(const struct segsum *ss, u_int32_t daddr)
 {
-	u_int32_t crc, i;
+	u_int32_t crc, ba;
 
-	for (crc = 0, i = 0; i < ss->ss_nblocks; i++) {
-		if (!bread(daddr + 1 + i, blk)) {
-			printf("datasum\tunreadable block %u\n",
-			    daddr + 1 + i);
-			bad = 1;
-			return;
-		}
-		crc = lfs_crc32(crc, blk, fs.dlfs_bsize);
+	if ((ba = lfs_datasum(rdbytes, &fs, ss, daddr, blk, &crc)) != 0) {
+		printf("datasum\tunreadable block %u\n", ba);
+		bad = 1;
+		return;
 	}
 	if (crc == ss->ss_datasum)
 		printf("datasum\tok\n");
@@ -153,6 +141,36 @@ ppseg(const struct segsum *ss, u_int32_t daddr)
 	datasum(ss, daddr);
 }
 
+/* Why the walk of segment sn ended at daddr: lfs_readpseg's st, why. */
+static void
+pend(int st, const char *why, u_int32_t daddr, u_int32_t sn, u_int64_t prev)
+{
+	const struct segsum *ss = (const struct segsum *)sum;
+
+	switch (st) {
+	case LFS_PSEG_UNREAD:
+		printf("end\t%u: unreadable\n", daddr);
+		bad = 1;
+		break;
+	case LFS_PSEG_ZERO:
+		printf("end\t%u\n", daddr);
+		break;
+	case LFS_PSEG_BAD:
+		printf("end\t%u: %s\n", daddr, why);
+		break;
+	case LFS_PSEG_SERIAL:
+		printf("end\t%u: serial %llu, not after %llu\n", daddr,
+		    (unsigned long long)ss->ss_serial,
+		    (unsigned long long)prev);
+		break;
+	case LFS_PSEG_LONG:
+		printf("pseg\t%u: PROBLEM: runs past the end of segment %u\n",
+		    daddr, sn);
+		bad = 1;
+		break;
+	}
+}
+
 static void
 walkseg(u_int32_t sn)
 {
@@ -161,6 +179,7 @@ walkseg(u_int32_t sn)
 	u_int32_t daddr, end, n;
 	u_int64_t prev;
 	const char *why;
+	int st;
 
 	printf("log\tsegment %u", sn);
 	if (sup != NULL)
@@ -172,28 +191,10 @@ walkseg(u_int32_t sn)
 	n = 0;
 	for (daddr = lfs_sbfirstblock(&fs, sn); daddr < end;
 	    daddr += 1 + ss->ss_nblocks) {
-		if (!bread(daddr, sum)) {
-			printf("end\t%u: unreadable\n", daddr);
-			bad = 1;
-			break;
-		}
-		if ((why = lfs_sscheck(&fs, sum)) != NULL) {
-			if (allzero(sum, fs.dlfs_sumsize))
-				printf("end\t%u\n", daddr);
-			else
-				printf("end\t%u: %s\n", daddr, why);
-			break;
-		}
-		if (ss->ss_serial <= prev) {
-			printf("end\t%u: serial %llu, not after %llu\n", daddr,
-			    (unsigned long long)ss->ss_serial,
-			    (unsigned long long)prev);
-			break;
-		}
-		if (daddr + 1 + ss->ss_nblocks > end) {
-			printf("pseg\t%u: PROBLEM: runs past the end of "
-			    "segment %u\n", daddr, sn);
-			bad = 1;
+		st = lfs_readpseg(rdbytes, &fs, daddr, prev, ULLONG_MAX, sum,
+		    &why);
+		if (st != LFS_PSEG_OK) {
+			pend(st, why, daddr, sn, prev);
 			break;
 		}
 		ppseg(ss, daddr);

@@ -21,6 +21,7 @@
 
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/lfs.h"
+#include "lib/fsutil/lfs_read.h"
 #include "fsck_lfs.h"
 
 #define MAXLBN	0x7fffffffLL		/* lbns are int32_t */
@@ -150,32 +151,6 @@ ifaddrs(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
 		addr[lbn] = *ptr;
 }
 
-/* Inode ino from the inode block at daddr; 0 if it is not there. */
-static int
-getinode(u_int32_t daddr, u_int32_t ino, struct dinode *dp)
-{
-	static u_int8_t *blk;
-	static u_int32_t cached;
-	struct dinode *dip;
-	u_int32_t i;
-
-	if (blk == NULL)
-		blk = emalloc(fs.dlfs_bsize);
-	if (daddr != cached) {
-		cached = 0;
-		if (!bread(daddr, blk))
-			return (0);
-		cached = daddr;
-	}
-	dip = (struct dinode *)blk;
-	for (i = 0; i < fs.dlfs_inopb; i++)
-		if (dip[i].di_inumber == ino) {
-			*dp = dip[i];
-			return (1);
-		}
-	return (0);
-}
-
 /*
  * Read the checkpoint's ifile into memory and size the model; 0 if it
  * cannot be read at all (its inode, its size).
@@ -185,7 +160,8 @@ ifile_read(void)
 {
 	u_int32_t lbn, minblk, *addr;
 
-	if (!getinode(fs.dlfs_idaddr, LFS_IFILE_INUM, &ifino))
+	if (!lfs_getinode(rdbytes, &fs, fs.dlfs_idaddr, LFS_IFILE_INUM,
+	    &ifino))
 		return (0);
 	minblk = fs.dlfs_cleansz + fs.dlfs_segtabsz + 1;
 	if ((ifino.di_mode & IFMT) != IFREG ||
@@ -321,7 +297,7 @@ checkino(u_int32_t ino)
 		return;
 	}
 	ip->is_state = IS_BAD;
-	if (!getinode(ip->is_daddr, ino, dp)) {
+	if (!lfs_getinode(rdbytes, &fs, ip->is_daddr, ino, dp)) {
 		problem(FIX, "inode %u: not in inode block %u", ino,
 		    ip->is_daddr);
 		return;

@@ -24,33 +24,20 @@
 
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/lfs.h"
+#include "lib/fsutil/lfs_read.h"
 #include "fsck_lfs.h"
 
 static u_int8_t *sum;			/* the summary being looked at */
 static u_int8_t *blk;			/* any other block */
 
-static int
-allzero(const u_int8_t *p, u_int32_t n)
-{
-
-	while (n-- > 0)
-		if (*p++ != 0)
-			return (0);
-	return (1);
-}
-
 /* Does the data checksum of the partial segment at daddr match? */
 static int
 datasum(const struct segsum *ss, u_int32_t daddr)
 {
-	u_int32_t crc, i;
+	u_int32_t crc;
 
-	for (crc = 0, i = 0; i < ss->ss_nblocks; i++) {
-		if (!bread(daddr + 1 + i, blk))
-			return (0);
-		crc = lfs_crc32(crc, blk, fs.dlfs_bsize);
-	}
-	return (crc == ss->ss_datasum);
+	return (lfs_datasum(rdbytes, &fs, ss, daddr, blk, &crc) == 0 &&
+	    crc == ss->ss_datasum);
 }
 
 /* One segment's partial segments of the checkpoint. */
@@ -68,21 +55,9 @@ walkseg(u_int32_t sn)
 	npseg = ninos = 0;
 	for (daddr = lfs_sbfirstblock(&fs, sn); daddr < end;
 	    daddr += 1 + ss->ss_nblocks) {
-		if (!bread(daddr, sum)) {
-			why = "unreadable";
+		if (lfs_readpseg(rdbytes, &fs, daddr, prev, fs.dlfs_serial,
+		    sum, &why) != LFS_PSEG_OK)
 			break;
-		}
-		if ((why = lfs_sscheck(&fs, sum)) != NULL) {
-			if (allzero(sum, fs.dlfs_sumsize))
-				why = NULL;
-			break;
-		}
-		if (ss->ss_serial <= prev || ss->ss_serial > fs.dlfs_serial)
-			break;
-		if (daddr + 1 + ss->ss_nblocks > end) {
-			why = "runs past the end of its segment";
-			break;
-		}
 		owner[daddr] = OWN_SUMMARY;
 		b = daddr + 1 + ss->ss_nblocks - ss->ss_ninos;
 		for (i = 0; i < ss->ss_ninos; i++) {
@@ -120,11 +95,11 @@ walkseg(u_int32_t sn)
 static int
 psegat(u_int32_t daddr, u_int64_t serial)
 {
-	const struct segsum *ss = (const struct segsum *)sum;
+	const char *why;
 
-	return (bread(daddr, sum) && lfs_sscheck(&fs, sum) == NULL &&
-	    ss->ss_serial == serial && daddr + 1 + ss->ss_nblocks <=
-	    lfs_sntod(&fs, lfs_dtosn(&fs, daddr) + 1) && datasum(ss, daddr));
+	return (lfs_readpseg(rdbytes, &fs, daddr, serial - 1, serial, sum,
+	    &why) == LFS_PSEG_OK &&
+	    datasum((const struct segsum *)sum, daddr));
 }
 
 /* The valid partial segments after the checkpoint, in serial order. */

@@ -38,6 +38,7 @@
 
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/lfs.h"
+#include "lib/fsutil/lfs_read.h"
 #include "fsck_lfs.h"
 
 #define MAXTRIES	4		/* checks of a moving checkpoint */
@@ -78,12 +79,8 @@ emalloc(size_t n)
 int
 bread(u_int32_t daddr, void *buf)
 {
-	off_t off = (off_t)daddr * fs.dlfs_bsize;
 
-	if (daddr == LFS_UNUSED_DADDR || daddr >= fs.dlfs_size)
-		return (0);
-	return (lseek(fd, off, SEEK_SET) == off &&
-	    read(fd, buf, fs.dlfs_bsize) == (ssize_t)fs.dlfs_bsize);
+	return (lfs_bread(rdbytes, &fs, daddr, buf));
 }
 
 /* Write len bytes at block daddr; 0 on error. */
@@ -96,7 +93,7 @@ bwrite(u_int32_t daddr, const void *buf, size_t len)
 	    write(fd, buf, len) == (ssize_t)len);
 }
 
-/* Read len bytes at byte offset off, for super.c before fs is known. */
+/* Read len bytes at byte offset off (multiples of 512); 0 on error. */
 int
 rdbytes(int64_t off, void *buf, size_t len)
 {
