@@ -754,12 +754,17 @@ lfs_reapheld(struct lfs *fs, struct mount *mp)
 	LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes)
 		if (n < max && (vp->v_flag & VHELD) && vp->v_usecount == 1 &&
 		    vp->v_data != NULL && VTOI(vp)->i_nlink <= 0 &&
-		    VTOI(vp)->i_mode != 0)
+		    VTOI(vp)->i_mode != 0) {
+			vget(vp);	/* a concurrent lfs_vunref may drop the hold */
 			vps[n++] = vp;
+		}
 	while (n-- > 0) {
-		vps[n]->v_flag &= ~VHELD;
-		fs->lfs_nheld--;
-		vrele(vps[n]);		/* lfs_inactive frees it */
+		if (vps[n]->v_flag & VHELD) {
+			vps[n]->v_flag &= ~VHELD;
+			fs->lfs_nheld--;
+			vrele(vps[n]);
+		}
+		vrele(vps[n]);		/* the last: lfs_inactive frees it */
 	}
 	free(vps);
 }
