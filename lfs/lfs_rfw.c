@@ -310,6 +310,25 @@ lfs_rfw_inode(struct lfs *fs, const struct dinode *dp, u_int32_t iaddr)
 		lfs_rfw_diff(fs, old.di_ib[i], dp->di_ib[i], i + 1);
 }
 
+/* fn for every inode of the inode blocks of the partial segment ss. */
+static void
+lfs_rfw_eachinode(struct lfs *fs, const struct segsum *ss,
+    void (*fn)(struct lfs *, const struct dinode *, u_int32_t))
+{
+	u_int32_t *inoaddrs = lfs_inoaddrs(&fs->lfs_dlfs, ss), j, k;
+	struct dinode *dip;
+	struct buf *ibp;
+
+	for (j = 0; j < ss->ss_ninos; j++) {
+		if (lfs_rfw_read(fs, inoaddrs[-1 - (int)j], 1, &ibp) != 0)
+			continue;
+		dip = (struct dinode *)ibp->b_data;
+		for (k = 0; k < fs->lfs_dlfs.dlfs_inopb; k++)
+			fn(fs, &dip[k], inoaddrs[-1 - (int)j]);
+		lfs_rfw_done(ibp);
+	}
+}
+
 /*
  * Apply the partial segment at daddr: its segment holds log, and each
  * inode in its inode blocks is the newest copy.
@@ -320,8 +339,7 @@ lfs_rfw_apply(struct lfs *fs, u_int32_t daddr)
 	struct dlfs *d = &fs->lfs_dlfs;
 	struct segsum *ss;
 	struct lfs_ifref r;
-	struct buf *bp, *ibp;
-	u_int32_t *inoaddrs, j, k;
+	struct buf *bp;
 	SEGUSE *sup;
 	int error;
 
@@ -345,18 +363,7 @@ lfs_rfw_apply(struct lfs *fs, u_int32_t daddr)
 		sup->su_lastmod = (u_int32_t)ss->ss_create;
 	lfs_ifput(fs, &r, 1);
 
-	inoaddrs = lfs_inoaddrs(d, ss);
-	for (j = 0; j < ss->ss_ninos; j++) {
-		u_int32_t iaddr = inoaddrs[-1 - (int)j];
-		struct dinode *dip;
-
-		if (lfs_rfw_read(fs, iaddr, 1, &ibp) != 0)
-			continue;
-		dip = (struct dinode *)ibp->b_data;
-		for (k = 0; k < d->dlfs_inopb; k++)
-			lfs_rfw_inode(fs, &dip[k], iaddr);
-		lfs_rfw_done(ibp);
-	}
+	lfs_rfw_eachinode(fs, ss, lfs_rfw_inode);
 	lfs_rfw_done(bp);
 	return 0;
 }
@@ -395,8 +402,8 @@ lfs_rfw_totals(struct lfs *fs)
 }
 
 /*
- * Free inode dp (in block iaddr), which the map has but no directory
- * names: its blocks' live bytes go, its entry to the free list.
+ * Free inode dp (in block iaddr) if it has no links left and the map
+ * still has it: its blocks' live bytes go, its entry to the free list.
  */
 static void
 lfs_rfw_orphan(struct lfs *fs, const struct dinode *dp, u_int32_t iaddr)
@@ -405,6 +412,9 @@ lfs_rfw_orphan(struct lfs *fs, const struct dinode *dp, u_int32_t iaddr)
 	IFILE *ifp;
 	int i;
 
+	if (dp->di_inumber <= ROOTINO || dp->di_inumber >= fs->lfs_maxino ||
+	    dp->di_nlink > 0 || dp->di_mode == 0)
+		return;			/* not an orphan */
 	if ((ifp = LFS_IENTRY(fs, dp->di_inumber, &r)) == NULL)
 		return;
 	if (ifp->if_daddr != iaddr ||
@@ -434,30 +444,14 @@ lfs_rfw_orphan(struct lfs *fs, const struct dinode *dp, u_int32_t iaddr)
 static int
 lfs_rfw_orphans(struct lfs *fs, struct lfs_rfw *rf)
 {
-	struct dlfs *d = &fs->lfs_dlfs;
-	struct buf *bp, *ibp;
-	struct segsum *ss;
-	u_int32_t *inoaddrs, j, k;
-	struct dinode *dip;
+	struct buf *bp;
 	int i, error;
 
 	for (i = 0; i < rf->rf_naccept; i++) {
 		if ((error = lfs_rfw_read(fs, rf->rf_psegs[2 * i], 1, &bp)) != 0)
 			return error;
-		ss = (struct segsum *)bp->b_data;
-		inoaddrs = lfs_inoaddrs(d, ss);
-		for (j = 0; j < ss->ss_ninos; j++) {
-			if (lfs_rfw_read(fs, inoaddrs[-1 - (int)j], 1, &ibp) != 0)
-				continue;
-			dip = (struct dinode *)ibp->b_data;
-			for (k = 0; k < d->dlfs_inopb; k++)
-				if (dip[k].di_inumber > ROOTINO &&
-				    dip[k].di_inumber < fs->lfs_maxino &&
-				    dip[k].di_nlink <= 0 && dip[k].di_mode != 0)
-					lfs_rfw_orphan(fs, &dip[k],
-					    inoaddrs[-1 - (int)j]);
-			lfs_rfw_done(ibp);
-		}
+		lfs_rfw_eachinode(fs, (struct segsum *)bp->b_data,
+		    lfs_rfw_orphan);
 		lfs_rfw_done(bp);
 	}
 	return 0;
