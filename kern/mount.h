@@ -15,6 +15,7 @@
 #include <sys/types.h>
 #include <sys/mount.h>
 #include "kern/queue.h"
+#include "kern/lock.h"
 
 struct vnode;
 struct proc;
@@ -38,6 +39,8 @@ struct mount {
 	int	mnt_flag;		/* MNT_* from sys/mount.h */
 	int	mnt_busy;		/* being unmounted */
 	void	*mnt_data;		/* the file system's (struct ufsmount) */
+	struct lock mnt_renamelock;	/* renames between directories
+					 * (ufs/ufs_rename.c) */
 	struct statfs mnt_stat;
 };
 

@@ -49,6 +49,7 @@ domount(const struct vfsops *ops, struct vnode *vp, const char *path,
 	mp->mnt_flag = flags & (MNT_RDONLY | MNT_SYNCHRONOUS | MNT_NOEXEC |
 	    MNT_NOSUID | MNT_ASYNC);
 	LIST_INIT(&mp->mnt_vnodelist);
+	lockinit(&mp->mnt_renamelock, "rename");
 	mp->mnt_vnodecovered = vp;
 	strlcpy(mp->mnt_stat.f_fstypename, ops->vfs_name, MFSNAMELEN);
 	strlcpy(mp->mnt_stat.f_mntonname, path, MNAMELEN);

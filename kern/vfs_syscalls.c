@@ -145,8 +145,11 @@ sys_link(struct proc *p, struct link_args *uap, int *retval)
 		error = EEXIST;
 	} else if (nd->ni_dvp->v_mount != vp->v_mount)
 		error = EXDEV;
-	else
+	else {
+		vn_lock(vp);		/* after its directory, as namei does */
 		error = VOP_LINK(nd->ni_dvp, vp, &nd->ni_cnd);
+		VOP_UNLOCK(vp);
+	}
 	vput(nd->ni_dvp);
 	vrele(vp);
 out:

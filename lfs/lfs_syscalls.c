@@ -34,7 +34,7 @@
 #include <sys/time.h>
 
 /* The read-write LFS whose statfs f_fsid is *ufsid (a user address). */
-static int
+int
 lfs_fsidmount(const fsid_t *ufsid, struct mount **mpp, int rw)
 {
 	struct mount *mp;
@@ -291,61 +291,4 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 		return ENOENT;		/* the file system is going away */
 	}
 	return error == EWOULDBLOCK ? 0 : error;
-}
-
-/* Log blocks not yet written: what avail must add up to. */
-int32_t
-lfs_cleanblocks(struct lfs *fs)
-{
-	struct dlfs *d = &fs->lfs_dlfs;
-	struct lfs_ifref r;
-	int32_t n = lfs_sntod(d, d->dlfs_curseg + 1) - d->dlfs_offset;
-	u_int32_t sn;
-	SEGUSE *sup;
-
-	for (sn = 0; sn < d->dlfs_nseg; sn++) {
-		if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
-			continue;
-		if (!(sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)))
-			n += lfs_sntod(d, sn + 1) - lfs_sbfirstblock(d, sn);
-		lfs_ifput(fs, &r, 0);
-	}
-	return n;
-}
-
-int
-sys_lfsstats(struct proc *p, struct lfsstats_args *uap, int *retval)
-{
-	struct mount *mp;
-	struct lfs *fs;
-	long sb, pb;
-	int error, sn, pn;
-
-	(void)retval;
-	if ((error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
-		return error;
-	fs = VFSTOLFS(mp);
-	lfs_thresholds(&sb, &pb, &sn, &pn);
-	fs->lfs_stats.start_bytes = sb;
-	fs->lfs_stats.stop_bytes = pb;
-	fs->lfs_stats.start_bufs = sn;
-	fs->lfs_stats.stop_bufs = pn;
-	fs->lfs_stats.locked_bufs = locked_queue_count;
-	fs->lfs_stats.locked_bytes = locked_queue_bytes;
-	fs->lfs_stats.clean_segs = fs->lfs_nclean;
-	fs->lfs_stats.bfree = fs->lfs_dlfs.dlfs_bfree;
-	fs->lfs_stats.avail = fs->lfs_dlfs.dlfs_avail;
-	fs->lfs_stats.promised = fs->lfs_nlocked;
-	fs->lfs_stats.cleanblocks = lfs_cleanblocks(fs);
-	memcpy(&fs->lfs_stats.rfw_unclean, fs->lfs_rfwinfo,
-	    sizeof(fs->lfs_rfwinfo));
-	if ((error = copyout(&fs->lfs_stats, uap->buf,
-	    sizeof(fs->lfs_stats))) != 0)
-		return error;
-	if (uap->reset) {
-		if ((error = suser(p)) != 0)
-			return error;
-		memset(&fs->lfs_stats, 0, sizeof(fs->lfs_stats));
-	}
-	return 0;
 }
