@@ -76,8 +76,6 @@ struct lfs {
 	/* the cleaner (lfs_syscalls.c) */
 	int	lfs_cleaners;		/* processes in lfs_segwait */
 	int64_t	lfs_cleanerseen;	/* when one last called in */
-	struct vnode **lfs_cleanvps;	/* lfs_markv's vnodes, to write */
-	int	lfs_ncleanvps;
 	u_int64_t lfs_cleanserial;	/* serial after its last write */
 	u_int64_t lfs_ckpserial;	/* serial of the last checkpoint */
 	int	lfs_unmounting;
@@ -123,6 +121,8 @@ struct segment {
 	int	sg_flags;		/* SEGM_* of this write */
 	int	sg_dirop;		/* in the dirop pass */
 	int	sg_ifile;		/* writing the ifile for pass 2 */
+	struct vnode **sg_vps;		/* pass 1 only these (sg_nvps), or */
+	int	sg_nvps;		/* NULL: every dirty vnode */
 };
 
 /* lfs_writeseg's last: is the partial segment it closes this write's last? */
@@ -240,6 +240,7 @@ void	lfs_rfw_free(struct lfs_rfw *);
 void	lfs_seglock(struct lfs *);
 void	lfs_segunlock(struct lfs *);
 int	lfs_segwrite(struct mount *, int flags);
+int	lfs_segwrite_vnodes(struct mount *, int flags, struct vnode **, int n);
 struct segment *lfs_segalloc(struct lfs *);
 int	lfs_pickseg(struct lfs *);
 void	lfs_segfree(struct segment *);

@@ -692,6 +692,20 @@ lfs_writeifile(struct lfs *fs, struct segment *sp)
 	return error;
 }
 
+/* Is vp one of the vnodes this write is restricted to (or all)? */
+static int
+lfs_inset(struct segment *sp, struct vnode *vp)
+{
+	int i;
+
+	if (sp->sg_vps == NULL)
+		return 1;
+	for (i = 0; i < sp->sg_nvps; i++)
+		if (sp->sg_vps[i] == vp)
+			return 1;
+	return 0;
+}
+
 /* The dirty vnodes of mp, marked or not, referenced. */
 static struct vnode **
 lfs_collect(struct lfs *fs, struct mount *mp, int marked, int *np)
@@ -707,15 +721,8 @@ lfs_collect(struct lfs *fs, struct mount *mp, int marked, int *np)
 		if (vp == fs->lfs_ivnode || vp->v_type == VNON ||
 		    vp->v_type == VBAD || vp->v_data == NULL)
 			continue;
-		if (fs->lfs_sp->sg_flags & SEGM_CLEAN) {	/* markv's only */
-			int i;
-
-			for (i = 0; i < fs->lfs_ncleanvps &&
-			    fs->lfs_cleanvps[i] != vp; i++)
-				continue;
-			if (i == fs->lfs_ncleanvps)
-				continue;
-		}
+		if (!marked && !lfs_inset(fs->lfs_sp, vp))
+			continue;
 		if (((vp->v_flag & VDIROP) != 0) != marked)
 			continue;
 		if (!lfs_vdirty(vp)) {
@@ -799,6 +806,19 @@ lfs_reapheld(struct lfs *fs, struct mount *mp)
 int
 lfs_segwrite(struct mount *mp, int flags)
 {
+	return lfs_segwrite_vnodes(mp, flags, NULL, 0);
+}
+
+/*
+ * The same, with pass 1 restricted to the n vnodes vps (when not NULL):
+ * those lfs_markv moves, the file fsync was given.  Pass 2 writes every
+ * dirop in progress, as before, so what fsync makes durable is the file
+ * and every directory operation before it (as on FFS, whose directory
+ * operations are synchronous).
+ */
+int
+lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
+{
 	struct lfs *fs = VFSTOLFS(mp);
 	struct dlfs *d = &fs->lfs_dlfs;
 	struct segment *sp = fs->lfs_sp;
@@ -818,6 +838,8 @@ lfs_segwrite(struct mount *mp, int flags)
 	fs->lfs_stats.segwrites++;
 	sp->sg_flags = flags;
 	sp->sg_dirop = sp->sg_ifile = 0;
+	sp->sg_vps = vps;
+	sp->sg_nvps = n;
 
 	vps1 = lfs_collect(fs, mp, 0, &n1);
 	error = lfs_writevnodes(fs, sp, vps1, n1);
@@ -848,6 +870,7 @@ lfs_segwrite(struct mount *mp, int flags)
 		fs->lfs_lastckp = lfs_time();
 	}
 	sp->sg_dirop = 0;
+	sp->sg_vps = NULL;
 	/*
 	 * Let the vnodes go before the lock: an unlinked file whose last
 	 * reference was the writer's is freed now, so a sync that waited

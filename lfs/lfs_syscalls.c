@@ -136,6 +136,7 @@ static int
 lfs_markblock(struct lfs *fs, struct vnode *vp, BLOCK_INFO *bip)
 {
 	struct buf *bp = getblk(vp, bip->bi_lbn, fs->lfs_dlfs.dlfs_bsize);
+	daddr_t sector;
 	int error;
 
 	if (bp->b_flags & B_DELWRI) {
@@ -143,6 +144,19 @@ lfs_markblock(struct lfs *fs, struct vnode *vp, BLOCK_INFO *bip)
 		return 0;
 	}
 	if (!(bp->b_flags & B_DONE) || (bp->b_flags & B_INVAL)) {
+		/*
+		 * getblk may have slept, and the block been rewritten
+		 * elsewhere meanwhile: the cleaner's copy is good only if the
+		 * block is still where it was read (with the buffer busy, it
+		 * stays there).
+		 */
+		if (ufs_bmaparray(vp, bip->bi_lbn, &sector, NULL) != 0 ||
+		    sector <= 0 ||
+		    lfs_dbtofsb(&fs->lfs_dlfs, sector) != bip->bi_daddr) {
+			bp->b_flags |= B_INVAL;
+			brelse(bp);
+			return 0;
+		}
 		error = copyin(bip->bi_bp, bp->b_data, fs->lfs_dlfs.dlfs_bsize);
 		if (error) {
 			bp->b_flags |= B_INVAL;
@@ -193,17 +207,13 @@ sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
 			vps[n++] = vp;
 	}
 	free(bi);
-	fs->lfs_cleanvps = vps;
-	fs->lfs_ncleanvps = n;
 	if (n > 0) {
-		int e = lfs_segwrite(mp, SEGM_CLEAN | SEGM_SYNC);
+		int e = lfs_segwrite_vnodes(mp, SEGM_CLEAN | SEGM_SYNC, vps, n);
 
 		if (error == 0)
 			error = e;
 		fs->lfs_cleanserial = fs->lfs_dlfs.dlfs_serial;
 	}
-	fs->lfs_cleanvps = NULL;
-	fs->lfs_ncleanvps = 0;
 	for (i = 0; i < n; i++)
 		vrele(vps[i]);
 	free(vps);

@@ -25,18 +25,21 @@ lfs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		return EPERM;
 	error = ufs_write(vp, uio, ioflag, cred);
 	if (error == 0 && (ioflag & IO_SYNC))
-		error = lfs_segwrite(vp->v_mount, SEGM_SYNC);
+		error = lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC, &vp, 1);
 	return error;
 }
 
-/* fsync writes a partial segment (with any dirop it depends on). */
+/*
+ * fsync writes the file it is given in a partial segment (with the
+ * dirops it takes part in), not everything dirty: a database's log
+ * force must not carry its data pages along.
+ */
 static int
 lfs_fsync(struct vnode *vp, int waitfor)
 {
-	(void)waitfor;
 	if (vp->v_mount->mnt_flag & MNT_RDONLY)
 		return lfs_update(VTOI(vp), 0);
-	return lfs_segwrite(vp->v_mount, SEGM_SYNC);
+	return lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC, &vp, 1);
 }
 
 static int
