@@ -14,6 +14,7 @@
 # command line), ACCEL=tcg|kvm, SD1=IMG (boot on a copy of IMG as sd1).
 
 B	:= build
+GEN	:= $(B)/gen
 PY	:= /usr/bin/python3
 CC	:= gcc
 LD	:= ld -m elf_i386
@@ -24,8 +25,8 @@ LIBGCC	:= $(shell $(CC) -m32 -print-libgcc-file-name)
 COMMON	:= -m32 -march=i686 -O2 -g -Wall -ffreestanding -fno-pic -fno-pie \
 	   -fno-stack-protector -fno-builtin -fno-omit-frame-pointer \
 	   -fno-asynchronous-unwind-tables -nostdinc -isystem $(GCCINC) -MMD -MP
-KCFLAGS	:= $(COMMON) -I. -DKERNEL
-UCFLAGS	:= $(COMMON) -isystem lib/libc/include -I.
+KCFLAGS	:= $(COMMON) -I. -I$(GEN) -DKERNEL
+UCFLAGS	:= $(COMMON) -isystem lib/libc/include -I. -I$(GEN)
 HCFLAGS	:= -O2 -g -Wall -iquote . -DHOSTBUILD
 
 DISK	?= hp97560
@@ -49,12 +50,26 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# ---------------------------------------------------------------- syscalls
+# One list, kern/syscalls.master, makes the numbers, the argument
+# structures, the kernel's table and libc's stubs (kern/makesyscalls.py).
+SYSGEN	:= $(GEN)/sys/syscall.h $(GEN)/kern/syscallargs.h \
+	   $(GEN)/kern/init_sysent.c $(GEN)/lib/libc/sys/syscalls.S
+$(SYSGEN) &: kern/syscalls.master kern/makesyscalls.py
+	$(PY) kern/makesyscalls.py kern/syscalls.master $(GEN)
+
 # ---------------------------------------------------------------- kernel
 KSRCS	:= $(wildcard kern/*.c kern/i386/*.c kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c) \
 	   kern/i386/locore.S kern/i386/copy.S
-KOBJS	:= $(patsubst %,$(B)/k/%.o,$(basename $(KSRCS)))
+KOBJS	:= $(patsubst %,$(B)/k/%.o,$(basename $(KSRCS))) \
+	   $(B)/k/gen/kern/init_sysent.o
 
-$(B)/k/%.o: %.c
+# The generated headers come first: the .d files name them only after a
+# first compile.
+$(B)/k/%.o: %.c | $(SYSGEN)
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -c $< -o $@
+$(B)/k/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -c $< -o $@
 # Students step through roll-forward in GDB: keep its locals visible.
@@ -76,12 +91,16 @@ kernel: $(B)/kernel
 
 # ---------------------------------------------------------------- userland
 LIBC_SRCS := $(shell find lib/libc -path lib/libc/include -prune -o \( -name '*.c' -o -name '*.S' \) -print 2>/dev/null)
-LIBC_OBJS := $(patsubst %,$(B)/u/%.o,$(basename $(LIBC_SRCS)))
+LIBC_OBJS := $(patsubst %,$(B)/u/%.o,$(basename $(LIBC_SRCS))) \
+	     $(B)/u/gen/lib/libc/sys/syscalls.o
 
-$(B)/u/%.o: %.c
+$(B)/u/%.o: %.c | $(SYSGEN)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -c $< -o $@
-$(B)/u/%.o: %.S
+$(B)/u/%.o: %.S | $(SYSGEN)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -c $< -o $@
+$(B)/u/gen/%.o: $(GEN)/%.S
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -c $< -o $@
 

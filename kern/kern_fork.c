@@ -8,6 +8,7 @@
 #include "kern/proc.h"
 #include "kern/file.h"
 #include "kern/vnode.h"
+#include "kern/syscallargs.h"
 #include "kern/i386/cpu.h"
 #include "kern/i386/machdep.h"
 #include "kern/i386/pmap.h"

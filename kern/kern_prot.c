@@ -70,12 +70,12 @@ sys_setuid(struct proc *p, struct setuid_args *uap, int *retval)
 }
 
 int
-sys_seteuid(struct proc *p, struct setuid_args *uap, int *retval)
+sys_seteuid(struct proc *p, struct seteuid_args *uap, int *retval)
 {
 	(void)retval;
-	if (uap->uid != p->p_cred.cr_ruid && suser(p))
+	if (uap->euid != p->p_cred.cr_ruid && suser(p))
 		return EPERM;
-	p->p_cred.cr_uid = uap->uid;
+	p->p_cred.cr_uid = uap->euid;
 	return 0;
 }
 
@@ -90,12 +90,12 @@ sys_setgid(struct proc *p, struct setgid_args *uap, int *retval)
 }
 
 int
-sys_setegid(struct proc *p, struct setgid_args *uap, int *retval)
+sys_setegid(struct proc *p, struct setegid_args *uap, int *retval)
 {
 	(void)retval;
-	if (uap->gid != p->p_cred.cr_rgid && suser(p))
+	if (uap->egid != p->p_cred.cr_rgid && suser(p))
 		return EPERM;
-	p->p_cred.cr_gid = uap->gid;
+	p->p_cred.cr_gid = uap->egid;
 	return 0;
 }
 

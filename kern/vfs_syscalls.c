@@ -413,7 +413,7 @@ sys_stat(struct proc *p, struct stat_args *uap, int *retval)
 }
 
 int
-sys_lstat(struct proc *p, struct stat_args *uap, int *retval)
+sys_lstat(struct proc *p, struct lstat_args *uap, int *retval)
 {
 	(void)p, (void)retval;
 	return stat_path(uap->path, NOFOLLOW, uap->ub);

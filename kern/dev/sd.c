@@ -36,6 +36,7 @@
 #include "kern/conf.h"
 #include "kern/uio.h"
 #include "kern/proc.h"
+#include "kern/syscallargs.h"
 #include "kern/i386/cpu.h"
 #include "kern/dev/scsi.h"
 #include "kern/dev/vioscsi.h"
@@ -614,9 +615,8 @@ sdwrite(dev_t dev, struct uio *uio, int ioflag)
 
 /* SYS_diskstats (sys/diskstats.h) */
 int
-sys_diskstats(struct proc *p, void *uap, int *retval)
+sys_diskstats(struct proc *p, struct diskstats_args *a, int *retval)
 {
-	struct diskstats_args *a = uap;
 	struct sd_softc *sc = sd_lookup(a->unit);
 
 	(void)p;

@@ -54,12 +54,4 @@ void	disk_busy(struct disk *);
 void	disk_unbusy(struct disk *, struct buf *, int nbytes, int error);
 int	disk_stats(struct disk *, struct diskstats *ubuf, int reset);
 
-/* SYS_diskstats: uap points to the kernel's copy of these arguments */
-struct diskstats_args {
-	int	unit;
-	struct diskstats *buf;		/* user address, or NULL */
-	int	reset;			/* zero the counters after copying */
-};
-int	sys_diskstats(struct proc *p, void *uap, int *retval);
-
 #endif
