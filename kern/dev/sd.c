@@ -36,7 +36,6 @@
 #include "kern/conf.h"
 #include "kern/uio.h"
 #include "kern/proc.h"
-#include "kern/syscallargs.h"
 #include "kern/i386/cpu.h"
 #include "kern/dev/scsi.h"
 #include "kern/dev/vioscsi.h"
@@ -294,7 +293,7 @@ sdattach(void *hba, int bus, int target, int lun, const u_int8_t *inq)
 fail:
 	printf("%s; not attached\n", why);
 	free(buf);
-	free(sc->sc_dk.dk_stats);
+	disk_detach(&sc->sc_dk);
 	free(sc);
 }
 
@@ -611,17 +610,4 @@ sdwrite(dev_t dev, struct uio *uio, int ioflag)
 {
 	(void)ioflag;
 	return physio(sdstrategy, dev, B_WRITE, uio);
-}
-
-/* SYS_diskstats (sys/diskstats.h) */
-int
-sys_diskstats(struct proc *p, struct diskstats_args *a, int *retval)
-{
-	struct sd_softc *sc = sd_lookup(a->unit);
-
-	(void)p;
-	*retval = 0;
-	if (sc == NULL)
-		return ENXIO;
-	return disk_stats(&sc->sc_dk, a->buf, a->reset);
 }
