@@ -57,7 +57,7 @@ extern const struct vfsops *vfsconf[];
 
 int	vfs_mountroot(void);
 void	vfs_unmountall(void);
-void	sys_sync_all(void);
+void	vfs_sync_all(void);
 int	vflush(struct mount *, struct vnode *skipvp, int flags);
 
 #endif

@@ -1,7 +1,8 @@
 /*
- * The mount table: mount, unmount, statfs, getfsstat, sync, the root
- * file system at boot, and the update daemon that pushes delayed writes
- * to disk every 30 seconds (4.4BSD's "update").
+ * The mount table: mount, unmount, statfs, getfsstat, syncing every file
+ * system (vfs_sync_all), the root file system at boot, and the update
+ * daemon that pushes delayed writes to disk every 30 seconds (4.4BSD's
+ * "update").
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -178,8 +179,9 @@ vfs_unmountall(void)
 	}
 }
 
+/* Start writing every writable file system's dirty data: sync(2), update. */
 void
-sys_sync_all(void)
+vfs_sync_all(void)
 {
 	struct mount *mp;
 
@@ -201,7 +203,7 @@ update_daemon(void *arg)
 	for (;;) {
 		tsleep(&update_daemon, 0, "update",
 		    interval > 0 ? interval * hz : 0);
-		sys_sync_all();
+		vfs_sync_all();
 	}
 }
 

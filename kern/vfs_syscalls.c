@@ -604,6 +604,14 @@ sys_ftruncate(struct proc *p, struct ftruncate_args *uap, int *retval)
 	return truncate_vp(p, fp->f_data, uap->length);
 }
 
+/* sync(): start writing every file system's dirty data; do not wait. */
+int
+sys_sync(struct proc *p, void *uap, int *retval)
+{
+	vfs_sync_all();
+	return 0;
+}
+
 int
 sys_fsync(struct proc *p, struct fsync_args *uap, int *retval)
 {
