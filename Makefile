@@ -21,13 +21,16 @@ LD	:= ld -m elf_i386
 GCCINC	:= $(shell $(CC) -m32 -print-file-name=include)
 LIBGCC	:= $(shell $(CC) -m32 -print-libgcc-file-name)
 
-# Frame pointers keep panic backtraces and GDB's "bt" honest.
-COMMON	:= -m32 -march=i686 -O2 -g -Wall -ffreestanding -fno-pic -fno-pie \
-	   -fno-stack-protector -fno-builtin -fno-omit-frame-pointer \
-	   -fno-asynchronous-unwind-tables -nostdinc -isystem $(GCCINC) -MMD -MP
+# Frame pointers keep panic backtraces and GDB's "bt" honest.  With
+# -Wmissing-prototypes a function is either static or declared in its
+# subsystem's header, so a caller and the definition cannot disagree.
+COMMON	:= -m32 -march=i686 -O2 -g -Wall -Wmissing-prototypes \
+	   -ffreestanding -fno-pic -fno-pie -fno-stack-protector -fno-builtin \
+	   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables -nostdinc \
+	   -isystem $(GCCINC) -MMD -MP
 KCFLAGS	:= $(COMMON) -I. -I$(GEN) -DKERNEL
 UCFLAGS	:= $(COMMON) -isystem lib/libc/include -I. -I$(GEN)
-HCFLAGS	:= -O2 -g -Wall -iquote . -DHOSTBUILD
+HCFLAGS	:= -O2 -g -Wall -Wmissing-prototypes -iquote . -DHOSTBUILD
 
 DISK	?= hp97560
 ROOTDISK ?= none

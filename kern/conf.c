@@ -4,13 +4,8 @@
 #include "kern/systm.h"
 #include "kern/conf.h"
 #include "kern/uio.h"
+#include "kern/tty.h"
 #include "kern/dev/sd.h"
-
-int	cnopen(dev_t, int, int);
-int	cnclose(dev_t, int, int);
-int	cnread(dev_t, struct uio *, int);
-int	cnwrite(dev_t, struct uio *, int);
-int	cnioctl(dev_t, u_long, caddr_t, int);
 
 int
 enodev(void)

@@ -58,6 +58,7 @@ extern const struct vfsops *vfsconf[];
 int	vfs_mountroot(void);
 void	vfs_unmountall(void);
 void	vfs_sync_all(void);
+void	update_daemon(void *);		/* a kernel process's body */
 int	vflush(struct mount *, struct vnode *skipvp, int flags);
 
 #endif

@@ -16,9 +16,6 @@
 #include <sys/stat.h>
 #include <sys/param.h>
 
-int	vn_open(struct nameidata *, int fmode, int cmode);
-int	vn_stat(struct vnode *, struct stat *);
-
 /* namei() buffers are large: take them from the heap, not the stack. */
 static struct nameidata *
 ndalloc(void)

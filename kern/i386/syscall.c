@@ -18,6 +18,7 @@
 #include "kern/syscalls.h"
 #include "kern/uio.h"
 #include "kern/i386/cpu.h"
+#include "kern/i386/machdep.h"
 
 #define MAXARGS	8		/* kern/makesyscalls.py holds every call to it */
 

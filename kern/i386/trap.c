@@ -23,9 +23,6 @@
 
 u_int32_t onfault;			/* recovery %eip for copyin/copyout */
 
-void	syscall(struct trapframe *);
-void	hardclock(struct trapframe *);
-
 static const char *const trapnames[] = {
 	"divide error", "debug", "NMI", "breakpoint", "overflow",
 	"bound range", "invalid opcode", "device not available",
@@ -64,7 +61,7 @@ grow_stack(struct proc *p, u_int32_t va)
 	return pmap_enter(p->p_pmap, trunc_page(va), 1) == 0;
 }
 
-void
+static void
 userret(struct trapframe *tf)
 {
 	struct proc *p = curproc;
