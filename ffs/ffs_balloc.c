@@ -84,7 +84,6 @@ ffs_balloc_direct(struct inode *ip, daddr_t lbn, int size,
 	ip->i_db[lbn] = newb;
 	ip->i_flag |= IN_CHANGE | IN_UPDATE;
 	*bpp = bp;
-	(void)flags;
 	return 0;
 }
 

@@ -143,7 +143,6 @@ ffs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 	off_t osize = ip->i_size;
 	struct buf *bp;
 
-	(void)flags;
 	if (length < 0)
 		return EINVAL;
 	if (vp->v_type == VLNK && osize < (off_t)ip->i_ump->um_maxsymlinklen &&

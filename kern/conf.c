@@ -25,7 +25,6 @@ nullop(void)
 static int
 mmopen(dev_t dev, int flags, int fmt)
 {
-	(void)flags, (void)fmt;
 	return minor(dev) == MEM_NULL || minor(dev) == MEM_ZERO ? 0 : ENXIO;
 }
 
@@ -35,7 +34,6 @@ mmrw(dev_t dev, struct uio *uio, int ioflag)
 	static char zeros[512];
 	int error = 0;
 
-	(void)ioflag;
 	if (uio->uio_rw == UIO_WRITE) {		/* both discard writes */
 		uio->uio_offset += uio->uio_resid;
 		uio->uio_iov->iov_len = 0;
@@ -53,7 +51,6 @@ mmrw(dev_t dev, struct uio *uio, int ioflag)
 static int
 ttyopen(dev_t dev, int flags, int fmt)
 {
-	(void)dev;
 	return cnopen(makedev(CONS_MAJOR, 0), flags, fmt);
 }
 

@@ -100,7 +100,6 @@ start_init(void *arg)
 	struct proc *p = curproc;
 	int error;
 
-	(void)arg;
 	if ((error = vfs_mountroot()) != 0) {
 		printf("cannot mount root (error %d); halting\n", error);
 		kern_reboot(RB_HALT | RB_NOSYNC);

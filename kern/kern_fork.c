@@ -20,7 +20,6 @@ sys_fork(struct proc *p, void *uap, int *retval)
 	struct trapframe *tf;
 	struct context *ctx;
 
-	(void)uap;
 	if ((c = proc_alloc()) == NULL)
 		return EAGAIN;
 	if ((c->p_pmap = pmap_create()) == NULL ||

@@ -72,7 +72,6 @@ sys_ioctl(struct proc *p, struct ioctl_args *uap, int *retval)
 	char stackbuf[64], *data = stackbuf;
 	int error;
 
-	(void)retval;
 	if ((error = getfile(p, uap->fd, &fp)) != 0)
 		return error;
 	if (!(fp->f_flag & (FREAD | FWRITE)))

@@ -73,7 +73,6 @@ sys_mount(struct proc *p, struct mount_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0)
 		return error;
 	if ((error = copyinstr(uap->type, type, sizeof(type), NULL)) != 0)
@@ -137,7 +136,6 @@ sys_unmount(struct proc *p, struct unmount_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0)
 		goto out;
 	NDINIT(nd, LOOKUP, FOLLOW, UIO_USERSPACE, uap->path);
@@ -199,7 +197,6 @@ update_daemon(void *arg)
 {
 	long interval = getkarg_int("syncinterval", SYNC_INTERVAL);
 
-	(void)arg;
 	for (;;) {
 		tsleep(&update_daemon, 0, "update",
 		    interval > 0 ? interval * hz : 0);
@@ -225,7 +222,6 @@ sys_statfs(struct proc *p, struct statfs_args *uap, int *retval)
 	struct mount *mp;
 	int error;
 
-	(void)p, (void)retval;
 	NDINIT(nd, LOOKUP, FOLLOW, UIO_USERSPACE, uap->path);
 	if ((error = namei(nd)) == 0) {
 		mp = nd->ni_vp->v_mount;
@@ -243,7 +239,6 @@ sys_fstatfs(struct proc *p, struct fstatfs_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = getfile(p, uap->fd, &fp)) != 0)
 		return error;
 	if (fp->f_type != DTYPE_VNODE)
@@ -259,7 +254,6 @@ sys_getfsstat(struct proc *p, struct getfsstat_args *uap, int *retval)
 	long max = uap->bufsize / sizeof(struct statfs);
 	int count = 0, error;
 
-	(void)p;
 	TAILQ_FOREACH(mp, &mountlist, mnt_list) {
 		if (uap->buf != NULL && count < max) {
 			error = statfs_out(mp, uap->buf + count);

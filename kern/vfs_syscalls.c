@@ -84,7 +84,6 @@ sys_mknod(struct proc *p, struct mknod_args *uap, int *retval)
 	struct vattr va;
 	int error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0)
 		return error;
 	nd = ndalloc();
@@ -122,7 +121,6 @@ sys_link(struct proc *p, struct link_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)p, (void)retval;
 	NDINIT(nd, LOOKUP, FOLLOW, UIO_USERSPACE, uap->path);
 	if ((error = namei(nd)) != 0)
 		goto out;
@@ -159,7 +157,6 @@ sys_symlink(struct proc *p, struct symlink_args *uap, int *retval)
 	struct vattr va;
 	int error;
 
-	(void)retval;
 	if ((error = copyinstr(uap->path, target, MAXPATHLEN, NULL)) != 0)
 		goto out;
 	NDINIT(nd, CREATE, LOCKPARENT, UIO_USERSPACE, uap->link);
@@ -216,14 +213,12 @@ out:
 int
 sys_unlink(struct proc *p, struct unlink_args *uap, int *retval)
 {
-	(void)p, (void)retval;
 	return remove_name(uap->path, 0);
 }
 
 int
 sys_rmdir(struct proc *p, struct rmdir_args *uap, int *retval)
 {
-	(void)p, (void)retval;
 	return remove_name(uap->path, 1);
 }
 
@@ -234,7 +229,6 @@ sys_mkdir(struct proc *p, struct mkdir_args *uap, int *retval)
 	struct vattr va;
 	int error;
 
-	(void)retval;
 	NDINIT(nd, CREATE, LOCKPARENT, UIO_USERSPACE, uap->path);
 	if ((error = namei(nd)) != 0)
 		goto out;
@@ -263,7 +257,6 @@ sys_rename(struct proc *p, struct rename_args *uap, int *retval)
 	struct vnode *fvp, *fdvp, *tvp, *tdvp;
 	int error;
 
-	(void)p, (void)retval;
 	NDINIT(fnd, DELETE, WANTPARENT, UIO_USERSPACE, uap->from);
 	if ((error = namei(fnd)) != 0)
 		goto out;
@@ -340,7 +333,6 @@ sys_chdir(struct proc *p, struct chdir_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
 		return error;
 	return change_dir(p, vp);
@@ -352,7 +344,6 @@ sys_fchdir(struct proc *p, struct fchdir_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error == EINVAL ? ENOTDIR : error;
 	return change_dir(p, vp);
@@ -365,7 +356,6 @@ sys_access(struct proc *p, struct access_args *uap, int *retval)
 	struct vnode *vp;
 	int error, mode = 0;
 
-	(void)retval;
 	/* access() checks with the real ids. */
 	cred.cr_uid = p->p_cred.cr_ruid;
 	cred.cr_gid = p->p_cred.cr_rgid;
@@ -405,14 +395,12 @@ stat_path(const char *path, int follow, struct stat *ub)
 int
 sys_stat(struct proc *p, struct stat_args *uap, int *retval)
 {
-	(void)p, (void)retval;
 	return stat_path(uap->path, FOLLOW, uap->ub);
 }
 
 int
 sys_lstat(struct proc *p, struct lstat_args *uap, int *retval)
 {
-	(void)p, (void)retval;
 	return stat_path(uap->path, NOFOLLOW, uap->ub);
 }
 
@@ -487,7 +475,6 @@ sys_chmod(struct proc *p, struct chmod_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
 		return error;
 	return chmod_vp(p, vp, uap->mode);
@@ -499,7 +486,6 @@ sys_fchmod(struct proc *p, struct fchmod_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error;
 	return chmod_vp(p, vp, uap->mode);
@@ -511,7 +497,6 @@ sys_chown(struct proc *p, struct chown_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
 		return error;
 	return chown_vp(p, vp, uap->uid, uap->gid);
@@ -523,7 +508,6 @@ sys_fchown(struct proc *p, struct fchown_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error;
 	return chown_vp(p, vp, uap->uid, uap->gid);
@@ -537,7 +521,6 @@ sys_utimes(struct proc *p, struct utimes_args *uap, int *retval)
 	struct vattr va;
 	int error;
 
-	(void)retval;
 	if (uap->tptr == NULL) {
 		microtime(&tv[0]);
 		tv[1] = tv[0];
@@ -580,7 +563,6 @@ sys_truncate(struct proc *p, struct truncate_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
 		return error;
 	return truncate_vp(p, vp, uap->length);
@@ -592,7 +574,6 @@ sys_ftruncate(struct proc *p, struct ftruncate_args *uap, int *retval)
 	struct file *fp;
 	int error;
 
-	(void)retval;
 	if ((error = getfile(p, uap->fd, &fp)) != 0)
 		return error;
 	if (fp->f_type != DTYPE_VNODE || !(fp->f_flag & FWRITE))
@@ -615,7 +596,6 @@ sys_fsync(struct proc *p, struct fsync_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error;
 	error = VOP_FSYNC(vp, 1);

@@ -166,7 +166,6 @@ lfs_valloc(struct inode *pip, int mode, struct ucred *cred,
 	ino_t ino;
 	int error;
 
-	(void)mode, (void)cred;
 	*vpp = NULL;
 	if (d->dlfs_free == 0 && (error = lfs_extendifile(fs)) != 0)
 		return error;
@@ -210,7 +209,6 @@ lfs_vfree(struct inode *ip, ino_t ino, int mode)
 	u_int32_t old;
 	IFILE *ifp;
 
-	(void)mode;
 	lfs_ifile_wait(fs);
 	if ((ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
 		return EIO;

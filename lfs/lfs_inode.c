@@ -27,7 +27,6 @@
 int
 lfs_update(struct inode *ip, int waitfor)
 {
-	(void)waitfor;
 	ufs_itimes(ip);
 	if (ITOV(ip)->v_mount->mnt_flag & MNT_RDONLY)
 		ip->i_flag &= ~IN_MODIFIED;
@@ -152,7 +151,6 @@ lfs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 	off_t osize = ip->i_size;
 	struct buf *bp;
 
-	(void)flags;
 	if (length < 0)
 		return EINVAL;
 	if (vp->v_flag & VSYSTEM)

@@ -117,7 +117,6 @@ sys_lfs_bmapv(struct proc *p, struct lfs_bmapv_args *uap, int *retval)
 	BLOCK_INFO *bi;
 	int i, error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0 ||
 	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
 		return error;
@@ -221,7 +220,6 @@ sys_lfs_segclean(struct proc *p, struct lfs_segclean_args *uap, int *retval)
 	u_int32_t sn = uap->segment;
 	int error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0 ||
 	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
 		return error;
@@ -267,7 +265,6 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 	struct timeval tv;
 	int error, timo = 0;
 
-	(void)retval;
 	if ((error = suser(p)) != 0 ||
 	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
 		return error;
@@ -321,7 +318,6 @@ sys_lfsstats(struct proc *p, struct lfsstats_args *uap, int *retval)
 	long sb, pb;
 	int error, sn, pn;
 
-	(void)retval;
 	if ((error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
 		return error;
 	fs = VFSTOLFS(mp);

@@ -163,7 +163,7 @@ lfs_vget(struct mount *mp, ino_t ino, struct vnode **vpp)
 static int
 lfs_blksize(struct inode *ip, daddr_t lbn)
 {
-	(void)lbn;			/* no fragments (thesis 6.3.1.1) */
+	/* Every block is whole, whatever lbn: no fragments (thesis 6.3.1.1). */
 	return ip->i_ump->um_bsize;
 }
 
@@ -226,7 +226,6 @@ lfs_mountrw(struct lfs *fs, const char *path, int writesb)
 static int
 lfs_newdin(struct ufsmount *ump, ino_t ino, struct dinode *dp)
 {
-	(void)ump;
 	memset(dp, 0, sizeof(*dp));
 	dp->di_inumber = ino;
 	return 0;

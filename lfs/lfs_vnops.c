@@ -37,7 +37,6 @@ lfs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 static int
 lfs_fsync(struct vnode *vp, int waitfor)
 {
-	(void)waitfor;
 	if (vp->v_mount->mnt_flag & MNT_RDONLY)
 		return lfs_update(VTOI(vp), 0);
 	return lfs_segwrite(vp->v_mount, SEGM_SYNC);

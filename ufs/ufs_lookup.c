@@ -257,7 +257,6 @@ ufs_dirempty(struct inode *ip, ino_t parentino, struct ucred *cred)
 	char *base = NULL;
 	off_t off;
 
-	(void)parentino, (void)cred;
 	for (off = 0; off < (off_t)ip->i_size;) {
 		struct direct *ep;
 
@@ -320,7 +319,6 @@ ufs_checkpath(struct inode *source, struct inode *target, struct ucred *cred)
 	ino_t ino = target->i_number, parent;
 	int error = 0, depth = 0;
 
-	(void)cred;
 	if (ino == source->i_number)
 		return EINVAL;
 	if (ino == ROOTINO)

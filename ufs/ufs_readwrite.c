@@ -24,7 +24,6 @@ ufs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	int bsize = ump->um_bsize, error = 0;
 	struct buf *bp;
 
-	(void)ioflag, (void)cred;
 	if (uio->uio_offset < 0)
 		return EINVAL;
 	vn_lock(vp);

@@ -343,7 +343,6 @@ sdopen(dev_t dev, int flags, int fmt)
 	struct sd_softc *sc = sd_lookup(SDUNIT(dev));
 	int part = SDPART(dev);
 
-	(void)flags;
 	if (sc == NULL)
 		return ENXIO;
 	/* Nothing open: someone may have written a new label meanwhile. */
@@ -382,7 +381,6 @@ sdclose(dev_t dev, int flags, int fmt)
 	struct sd_softc *sc = sd_lookup(SDUNIT(dev));
 	int part = SDPART(dev);
 
-	(void)flags;
 	if (sc == NULL)
 		return ENXIO;
 	if (fmt == S_IFCHR)
@@ -575,7 +573,6 @@ sdioctl(dev_t dev, u_long cmd, caddr_t data, int flags)
 {
 	struct sd_softc *sc = sd_lookup(SDUNIT(dev));
 
-	(void)flags;
 	if (sc == NULL)
 		return ENXIO;
 	switch (cmd) {
@@ -601,13 +598,11 @@ sdpsize(dev_t dev)
 int
 sdread(dev_t dev, struct uio *uio, int ioflag)
 {
-	(void)ioflag;
 	return physio(sdstrategy, dev, B_READ, uio);
 }
 
 int
 sdwrite(dev_t dev, struct uio *uio, int ioflag)
 {
-	(void)ioflag;
 	return physio(sdstrategy, dev, B_WRITE, uio);
 }

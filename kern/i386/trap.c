@@ -67,7 +67,6 @@ userret(struct trapframe *tf)
 	struct proc *p = curproc;
 	int sig;
 
-	(void)tf;
 	while ((sig = issignal(p)) != 0)
 		postsig(sig);
 	if (want_resched) {
@@ -82,7 +81,6 @@ trap(struct trapframe *tf)
 {
 	struct proc *p = curproc;
 	int sig = 0, user = USERMODE(tf);
-	u_int32_t sticks = 0;
 
 	if (tf->tf_trapno >= T_IRQ0 && tf->tf_trapno < T_IRQ0 + 16) {
 		if (tf->tf_trapno == T_IRQ0)
@@ -98,11 +96,8 @@ trap(struct trapframe *tf)
 		userret(tf);
 		return;
 	}
-	if (user && p) {
+	if (user && p)
 		p->p_tf = tf;
-		sticks = p->p_sticks;
-	}
-	(void)sticks;
 
 	switch (tf->tf_trapno) {
 	case T_PAGEFLT:
