@@ -114,13 +114,19 @@ $(B)/lib/crt0.o: $(B)/u/lib/csu/crt0.o
 	@mkdir -p $(@D)
 	cp $< $@
 
+# The sources the file-system tools share, in each guest build (usr.sbin,
+# libexec) and each host build (usr.sbin); tests/host/toolbuild.py reads
+# this line too.
+TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/fsutil.c lib/fsutil/partition.c lib/fsutil/dinode.c lib/fsutil/lfs_read.c
+TOOLOBJS := $(patsubst %.c,$(B)/u/%.o,$(TOOLSHARED))
+
 # Each program is a folder: bin/NAME -> /bin/NAME, sbin/NAME -> /sbin/NAME,
 # usr.sbin/NAME -> /usr/sbin/NAME (and a host build in $(B)/host/NAME),
 # libexec/NAME -> /usr/libexec/NAME (daemons other programs start; guest
 # only), tests/prog/NAME -> /usr/tests/NAME (in-guest test programs).
 PROGDIRS := $(patsubst %/,%,$(wildcard bin/*/ sbin/*/ usr.sbin/*/ libexec/*/ tests/prog/*/))
 define prog
-$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(B)/u/ffs/ffs_subr.o $(B)/u/lfs/lfs_subr.o $(B)/u/lib/fsutil/partition.o $(B)/u/lib/fsutil/dinode.o $(B)/u/lib/fsutil/lfs_read.o) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(B)/lib/libc.a lib/user.ld
+$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(TOOLOBJS)) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(B)/lib/libc.a lib/user.ld
 	@mkdir -p $$(@D)
 	$(LD) -static -nostdlib -T lib/user.ld -o $$@ $(B)/lib/crt0.o $$(filter %.o,$$(filter-out $(B)/lib/crt0.o,$$^)) $(B)/lib/libc.a $(LIBGCC)
 	@if [ -f $(1)/LINKS ]; then for l in $$$$(cat $(1)/LINKS); do ln -f $$@ $$(@D)/$$$$l; done; fi
@@ -128,8 +134,6 @@ PROGS += $(2)
 endef
 $(foreach d,$(PROGDIRS),$(eval $(call prog,$(d),$(B)/root/$(subst libexec/,usr/libexec/,$(subst tests/prog,usr/tests,$(subst usr.sbin,usr/sbin,$(d)))))))
 
-# Shared sources of the file-system tools, compiled into each tool.
-TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/partition.c lib/fsutil/dinode.c lib/fsutil/lfs_read.c
 HOSTTOOLS := $(patsubst usr.sbin/%,$(B)/host/%,$(wildcard usr.sbin/*))
 $(B)/host/%: usr.sbin/%/*.c $(TOOLSHARED) $(wildcard sys/*.h sys/ufs/*.h lib/fsutil/*.h)
 	@mkdir -p $(@D)
