@@ -420,14 +420,8 @@ sys_readlink(struct proc *p, struct readlink_args *uap, int *retval)
 		vrele(vp);
 		return EINVAL;
 	}
-	iov.iov_base = uap->buf;
-	iov.iov_len = uap->count;
-	uio.uio_iov = &iov;
-	uio.uio_iovcnt = 1;
-	uio.uio_offset = 0;
-	uio.uio_resid = uap->count;
-	uio.uio_segflg = UIO_USERSPACE;
-	uio.uio_rw = UIO_READ;
+	uio_setup1(&uio, &iov, uap->buf, uap->count, 0, UIO_USERSPACE,
+	    UIO_READ);
 	error = VOP_READLINK(vp, &uio, &p->p_cred);
 	vrele(vp);
 	*retval = uap->count - uio.uio_resid;
@@ -655,14 +649,8 @@ sys_getdirentries(struct proc *p, struct getdirentries_args *uap, int *retval)
 	vp = fp->f_data;
 	if (vp->v_type != VDIR)
 		return EINVAL;
-	iov.iov_base = uap->buf;
-	iov.iov_len = uap->count;
-	uio.uio_iov = &iov;
-	uio.uio_iovcnt = 1;
-	uio.uio_rw = UIO_READ;
-	uio.uio_segflg = UIO_USERSPACE;
-	uio.uio_offset = fp->f_offset;
-	uio.uio_resid = uap->count;
+	uio_setup1(&uio, &iov, uap->buf, uap->count, fp->f_offset,
+	    UIO_USERSPACE, UIO_READ);
 	base = fp->f_offset;
 	error = VOP_READDIR(vp, &uio, &p->p_cred);
 	fp->f_offset = uio.uio_offset;
