@@ -59,7 +59,8 @@ extern const struct vfsops *vfsconf[];
 
 int	vfs_mountroot(void);
 void	vfs_unmountall(void);
-void	sys_sync_all(void);
+void	vfs_sync_all(void);
+void	update_daemon(void *);		/* a kernel process's body */
 int	vflush(struct mount *, struct vnode *skipvp, int flags);
 
 #endif

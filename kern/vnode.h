@@ -211,6 +211,10 @@ void	cluster_write(struct buf *, off_t filesize);
 void	cluster_push(struct vnode *, struct buf *);
 
 /* vn_*: the file-level helpers of vfs_vnops.c */
+struct nameidata;
+struct stat;
+int	vn_open(struct nameidata *, int fmode, int cmode);
+int	vn_stat(struct vnode *, struct stat *);
 int	vn_rdwr(int rw, struct vnode *, void *base, int len,
 	    off_t offset, int segflg, int ioflag, struct ucred *, int *aresid);
 

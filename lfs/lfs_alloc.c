@@ -221,7 +221,6 @@ lfs_vfree(struct inode *ip, ino_t ino, int mode)
 	u_int32_t old;
 	IFILE *ifp;
 
-	(void)mode;
 	lfs_ifile_wait(fs);
 	if ((ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
 		return EIO;

@@ -27,7 +27,6 @@
 int
 lfs_update(struct inode *ip, int waitfor)
 {
-	(void)waitfor;
 	ufs_itimes(ip);
 	if (ITOV(ip)->v_mount->mnt_flag & MNT_RDONLY)
 		ip->i_flag &= ~IN_MODIFIED;

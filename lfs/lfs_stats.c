@@ -24,7 +24,6 @@ sys_lfsstats(struct proc *p, struct lfsstats_args *uap, int *retval)
 	long sb, pb;
 	int error, sn, pn;
 
-	(void)retval;
 	if ((error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
 		return error;
 	fs = VFSTOLFS(mp);

@@ -117,7 +117,6 @@ sys_lfs_bmapv(struct proc *p, struct lfs_bmapv_args *uap, int *retval)
 	BLOCK_INFO *bi;
 	int i, error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0 ||
 	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
 		return error;
@@ -231,7 +230,6 @@ sys_lfs_segclean(struct proc *p, struct lfs_segclean_args *uap, int *retval)
 	u_int32_t sn = uap->segment;
 	int error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0 ||
 	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
 		return error;
@@ -277,7 +275,6 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 	struct timeval tv;
 	int error, timo = 0;
 
-	(void)retval;
 	if ((error = suser(p)) != 0 ||
 	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
 		return error;

@@ -223,7 +223,6 @@ lfs_mountrw(struct lfs *fs, const char *path, int writesb)
 static int
 lfs_newdin(struct ufsmount *ump, ino_t ino, struct dinode *dp)
 {
-	(void)ump;
 	memset(dp, 0, sizeof(*dp));
 	dp->di_inumber = ino;
 	return 0;

@@ -27,14 +27,12 @@
 int
 ufs_open(struct vnode *vp, int mode, struct ucred *cred)
 {
-	(void)vp, (void)mode, (void)cred;
 	return 0;
 }
 
 int
 ufs_close(struct vnode *vp, int fflag, struct ucred *cred)
 {
-	(void)fflag, (void)cred;
 	if (vp->v_usecount > 1)
 		ufs_itimes(VTOI(vp));
 	return 0;
@@ -369,7 +367,6 @@ ufs_readdir(struct vnode *vp, struct uio *uio, struct ucred *cred)
 	struct buf *bp;
 	char *res;
 
-	(void)cred;
 	if (uio->uio_resid < DIRBLKSIZ || (uio->uio_offset & (DIRBLKSIZ - 1)))
 		return EINVAL;
 	vn_lock(vp);
@@ -423,6 +420,5 @@ int
 ufs_ioctl(struct vnode *vp, u_long cmd, caddr_t data, int fflag,
     struct ucred *cred)
 {
-	(void)vp, (void)cmd, (void)data, (void)fflag, (void)cred;
 	return ENOTTY;
 }

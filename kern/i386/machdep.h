@@ -11,6 +11,8 @@ struct trapframe;
 void	machdep_init(void);
 void	set_kstack(u_int32_t esp0);
 void	trap(struct trapframe *);
+void	syscall(struct trapframe *);	/* from trap(): kern/i386/syscall.c */
+void	hardclock(struct trapframe *);	/* from trap(): kern/i386/clock.c */
 extern void trapret(void);
 
 /* interrupts: the two 8259 PICs, IRQ 0..15 */
