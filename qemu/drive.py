@@ -1,6 +1,6 @@
 """nbdkit Python plugin: a raw disk image served with 1992 disk timing and fault injection.
 
-    nbdkit -f -U SOCK python qemu/drive.py image=IMG profile=hp97560 [key=value ...]
+    PYTHONPATH=. nbdkit -f -U SOCK python qemu/drive.py image=IMG profile=hp97560 [key=value ...]
 
 Parameters (all key=value):
     image=PATH        raw image (required). Timed profiles need exactly the profile's
@@ -41,19 +41,19 @@ import json
 import os
 import socket
 import struct
-import sys
 import termios
 import threading
 import time
 from typing import Optional
 
-# nbdkit loads this file by path, so make the sibling modules importable.
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nbdkit  # provided by nbdkit's embedded interpreter
 
-import nbdkit  # noqa: E402  (provided by nbdkit's embedded interpreter)
-
-import drivemodel  # noqa: E402
-import writelog  # noqa: E402
+# nbdkit runs this file as a script, in an interpreter whose sys.path does
+# not hold the tree: the launcher (disk.DiskServer) starts nbdkit with the
+# top of the tree on PYTHONPATH, so the package imports as it does
+# everywhere else.  By hand, from the top: PYTHONPATH=. nbdkit ... python
+# qemu/drive.py ...
+from qemu import drivemodel, writelog
 
 API_VERSION = 2
 SECTOR = drivemodel.SECTOR

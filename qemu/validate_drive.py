@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Validate the drive server against its own model, and print the model's raw figures.
 
-    validate_drive.py [--profile hp97560] [--requests 10000] [--interarrival-ms 22]
-    validate_drive.py --raw [--profile hp97560] [--gap-ms 0]
+    python3 -m qemu.validate_drive [--profile hp97560] [--requests 10000] [--interarrival-ms 22]
+    python3 -m qemu.validate_drive --raw [--profile hp97560] [--gap-ms 0]
 
 Default mode (DRIVES.md 3.2 step 1 and step 4): replay a DiskSim-style synthetic
 workload (DRIVES.md 3.1: 50% reads, 30% sequential, 30% local, exponential sizes with
@@ -40,12 +39,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-if str(_HERE) not in sys.path:
-    sys.path.insert(0, str(_HERE))
-
-import disk  # noqa: E402
-import drivemodel  # noqa: E402
+from qemu import disk, drivemodel
 
 SECTOR = drivemodel.SECTOR
 

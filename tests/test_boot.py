@@ -1,5 +1,5 @@
 """Booting, the disks the boot finds, and shutting down."""
-from guest import Guest
+from tests.guest import Guest
 
 
 def test_boot_reaches_root_shell(guest):

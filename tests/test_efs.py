@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from test_iostat import counters
-from test_usertests import check_program
+from tests.test_iostat import counters
+from tests.test_usertests import check_program
 
 MB4 = 4 * 1024 * 1024
 

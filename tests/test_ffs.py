@@ -4,7 +4,7 @@ not a panic; a full file system answers ENOSPC and gives space back."""
 import subprocess
 from pathlib import Path
 
-from guest import BUILD, Guest
+from tests.guest import BUILD, Guest
 
 SB_MAGIC_OFFSET = 8192 + 1020      # fs_magic in the primary superblock
 

@@ -11,10 +11,10 @@ import re
 import subprocess
 from pathlib import Path
 
-from guest import Guest
-from test_lfs import dumplfs_ok
-from test_lfs_cleaner import lfs
-from test_usertests import check_program
+from tests.guest import Guest
+from tests.test_lfs import dumplfs_ok
+from tests.test_lfs_cleaner import lfs
+from tests.test_usertests import check_program
 
 BUILD = Path(__file__).resolve().parent.parent / "build"
 SUMMARY = re.compile(r"^fsck_lfs: /dev/rsd1a: (\d+) files, (\d+) blocks, "
@@ -74,9 +74,7 @@ def test_repaired_image_mounts_read_write(tmp_path):
     """A host image damaged (link count, segment usage, free list) and
     repaired by fsck_lfs -y: the kernel mounts it read-write, writes to
     it, and afterwards fsck_lfs and dumplfs find it consistent."""
-    import sys
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "host"))
-    from test_fsck_lfs import damage_all, newfs   # noqa: E402
+    from tests.host.test_fsck_lfs import damage_all, newfs
 
     img = tmp_path / "sd1src.img"
     newfs(BUILD / "host", img, 131072 * 512)

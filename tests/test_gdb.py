@@ -4,7 +4,7 @@ import socket
 
 import pexpect
 
-from guest import BUILD, TOP, Guest
+from tests.guest import BUILD, TOP, Guest
 
 
 def free_port() -> int:

@@ -13,15 +13,11 @@ from __future__ import annotations
 
 import re
 import socket
-import sys
 
 import pexpect
 
-from guest import BUILD, TOP, Guest
-
-sys.path.insert(0, str(TOP / "qemu"))
-import crashimage  # noqa: E402
-import lfsdisk  # noqa: E402
+from qemu import crashimage, launch, lfsdisk
+from tests.guest import BUILD, TOP, Guest
 
 ACCEPT_COMMENT = "/* GDB: a partial segment is accepted here */"
 NEW_INO = 7         # /mnt/new: the first inode made after the checkpoint
@@ -98,8 +94,7 @@ def gdb_walk(port: int, image, tmp_path) -> pexpect.spawn:
         "-ex", "set pagination off",
         "-ex", f"file {BUILD / 'kernel'}",
         "-ex", f"target remote 127.0.0.1:{port}",
-        "-ex", f"source {TOP / 'qemu' / 'gdb_helpers.py'}",
-        "-ex", f"source {TOP / 'qemu' / 'gdb_lfs.py'}",
+        *(a for c in launch.gdb_helper_commands() for a in ("-ex", c)),
         "-ex", f"lfs-disk {image}",
         "-ex", f"break lfs_rfw.c:{accept_line()}",
         "-ex", "break lfs_rfw_apply",

@@ -7,7 +7,7 @@ through the segment writer; dumplfs then checks the log and the ifile.
 """
 from __future__ import annotations
 
-from test_usertests import check_program
+from tests.test_usertests import check_program
 
 
 def newfs_lfs(g) -> None:

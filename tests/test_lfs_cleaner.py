@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from guest import Guest
-from test_lfs import dumplfs_ok
-from test_usertests import check_program
+from tests.guest import Guest
+from tests.test_lfs import dumplfs_ok
+from tests.test_usertests import check_program
 
 
 def lfs(g: Guest, segsize: int = 262144, cleaner: bool = True) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from guest import Guest
-from test_lfs import dumplfs_ok
+from tests.guest import Guest
+from tests.test_lfs import dumplfs_ok
 
 ROLLED = re.compile(r"rolled forward (\d+) partial segments, "
                     r"discarded (\d+) of an unfinished dirop, in (\d+) ms")

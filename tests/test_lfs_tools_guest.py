@@ -4,7 +4,7 @@ sector 0), the same file system as on the host, and the host's dumplfs
 agrees with the guest's about it."""
 import subprocess
 
-from guest import BUILD, Guest
+from tests.guest import BUILD, Guest
 
 
 def host_dumplfs(*args: str) -> subprocess.CompletedProcess:

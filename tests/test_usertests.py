@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from guest import Guest
+from tests.guest import Guest
 
 RUN_TIMEOUT = 180
 

@@ -9,15 +9,13 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-QEMU_DIR = Path(__file__).resolve().parents[2] / "qemu"
-sys.path.insert(0, str(QEMU_DIR))
+from qemu import drivemodel as dm
 
-import drivemodel as dm  # noqa: E402
+QEMU_DIR = Path(__file__).resolve().parents[2] / "qemu"
 
 MS = dm.NS_PER_MS
 HP = dm.get_profile("hp97560")

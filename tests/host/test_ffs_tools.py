@@ -13,17 +13,15 @@ import random
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from toolbuild import build_tools, run
+from tests import ffsimage
+from tests.ffsimage import FFSImage
+from tests.host.toolbuild import build_tools, run
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
-import ffsimage  # noqa: E402
-from ffsimage import FFSImage  # noqa: E402
 
 TOOLS = ("newfs", "fsck_ffs", "dumpfs", "disklabel")
 MB = 1024 * 1024

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from test_lfs_tools import DINODE, DLFS, DLFS_NAMES, SEGSUM, dumplfs_ok
-from toolbuild import build_tools, run
+from tests.host.test_lfs_tools import (DINODE, DLFS, DLFS_NAMES, SEGSUM,
+                                       dumplfs_ok)
+from tests.host.toolbuild import build_tools, run
 
 TOOLS = ("newfs_lfs", "dumplfs", "fsck_lfs")
 MB = 1024 * 1024

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from toolbuild import build_tools, run
+from tests.host.toolbuild import build_tools, run
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("newfs_lfs", "dumplfs")

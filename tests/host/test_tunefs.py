@@ -13,18 +13,13 @@ import hashlib
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from toolbuild import build_tools
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "tests" / "host"))
-from ffsimage import NDADDR, FFSImage  # noqa: E402
-from test_ffs_tools import MB, fields, fsck_clean, image, run  # noqa: E402
+from tests.ffsimage import NDADDR, FFSImage
+from tests.host.test_ffs_tools import MB, fields, fsck_clean, image, run
+from tests.host.toolbuild import build_tools
 
 TOOLS = ("newfs", "fsck_ffs", "dumpfs", "tunefs")
 TUNABLES = ("minfree", "optim", "rotdelay", "maxcontig", "maxbpg", "flags")
