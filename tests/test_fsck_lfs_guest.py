@@ -12,7 +12,7 @@ import subprocess
 from tests.fslib import (FSCK_LFS_SUMMARY, check_program, dumplfs_ok,
                          fsck_lfs_clean, lfs)
 from tests.guest import BUILD, Guest
-from tests.host.test_fsck_lfs import damage_all, newfs
+from tests.host.tools import MB, damage_all, newfs_lfs
 
 
 def populate(g: Guest) -> None:
@@ -61,7 +61,7 @@ def test_repaired_image_mounts_read_write(tmp_path, guests):
     repaired by fsck_lfs -y: the kernel mounts it read-write, writes to
     it, and afterwards fsck_lfs and dumplfs find it consistent."""
     img = tmp_path / "sd1src.img"
-    newfs(BUILD / "host", img, 131072 * 512)
+    newfs_lfs(BUILD / "host", img, 64 * MB)
     damage_all(img)
     p = subprocess.run([str(BUILD / "host" / "fsck_lfs"), "-y", str(img)],
                        capture_output=True, text=True)

@@ -1,3 +1,2 @@
 """Host tests: the file-system tools, the drive model and its server, the
-userland on Linux; no guest boots.  toolbuild.py compiles and runs the
-tools."""
+userland on Linux; no guest boots.  tools.py compiles and runs the tools."""

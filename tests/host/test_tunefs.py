@@ -12,14 +12,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from tests.ffsimage import NDADDR, FFSImage
-from tests.host.test_ffs_tools import MB, fields, fsck_clean, image, run
-from tests.host.toolbuild import build_tools
+from tests.host.tools import MB, build_tools, fields, fsck_clean, image, run
 
 TOOLS = ("newfs", "fsck_ffs", "dumpfs", "tunefs")
 TUNABLES = ("minfree", "optim", "rotdelay", "maxcontig", "maxbpg", "flags")
