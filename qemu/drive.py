@@ -6,7 +6,8 @@ Parameters (all key=value):
     image=PATH        raw image (required). Timed profiles need exactly the profile's
                       size (disk.make_image creates it); profile none takes any size.
     profile=NAME      hp97560 | rz55 | m2361a | none (default none)
-    ctrl_ms=F         override the controller overhead (hp97560: 2.2 default, 1.0 [T92])
+    ctrl_ms=F         override the controller overhead (hp97560: 2.2 default, 1.0 [T92],
+                      the thesis' table 7-1)
     phase_ns=N        spindle index position at CLOCK_MONOTONIC 0 (default 0)
     stats=PATH        one line per request: op lba nsect t_pick t_start t_done t_wake t_io
                       (ns, CLOCK_MONOTONIC; t_io = image I/O finished, before sleeping)
@@ -21,9 +22,10 @@ Parameters (all key=value):
     marker=PATH       file written when the power is cut (default IMAGE.cut)
 
 One request at a time, in arrival order (THREAD_MODEL_SERIALIZE_ALL_REQUESTS; no
-worker threads, so FIFO: DRIVES.md 4). For each request the model (drivemodel.py)
-computes the completion time; the image I/O is done first and the reply waits until
-that absolute deadline (pitfalls P1, P2). Arrival times are not observable (P3): when
+worker threads, so FIFO: qemu/DRIVE.md, "What nbdkit does"). For each request the
+model (drivemodel.py) computes the completion time; the image I/O is done first and
+the reply waits until that absolute deadline (DRIVE.md's pitfalls P1, P2). Arrival
+times are not observable (P3): when
 a deadline passes, the plugin asks the connection socket (FIONREAD) whether the next
 request is already waiting; if so, that request started at this deadline, otherwise
 at the moment nbdkit hands it over. After a power cut every request fails with
@@ -151,7 +153,7 @@ class Server:
             os.close(self.fd)
             self.fd = -1
 
-    # ----- timing (DRIVES.md P1, P2, P3) ---------------------------------------------
+    # ----- timing (DRIVE.md pitfalls P1, P2, P3) --------------------------------------
 
     def set_timer_slack(self) -> None:
         """Timer slack 1 ns for the calling thread (the one that sleeps), once per thread."""
@@ -395,7 +397,7 @@ def can_trim(h: int) -> bool:
 
 
 def can_zero(h: int) -> bool:
-    # without it QEMU sends zeroes as ordinary writes: timed, counted and logged (P9)
+    # without it QEMU sends zeroes as ordinary writes: timed, counted and logged (P6)
     return False
 
 
