@@ -7,12 +7,10 @@ host must mount read-write and stay consistent.
 """
 from __future__ import annotations
 
-import subprocess
-
 from tests.fslib import (FSCK_LFS_SUMMARY, check_program, dumplfs_ok,
                          fsck_lfs_clean, lfs)
-from tests.guest import BUILD, Guest
-from tests.host.tools import MB, damage_all, newfs_lfs
+from tests.guest import Guest
+from tests.host.tools import HOSTBIN, MB, damage_all, newfs_lfs, run
 
 
 def populate(g: Guest) -> None:
@@ -61,11 +59,9 @@ def test_repaired_image_mounts_read_write(tmp_path, guests):
     repaired by fsck_lfs -y: the kernel mounts it read-write, writes to
     it, and afterwards fsck_lfs and dumplfs find it consistent."""
     img = tmp_path / "sd1src.img"
-    newfs_lfs(BUILD / "host", img, 64 * MB)
+    newfs_lfs(HOSTBIN, img, 64 * MB)
     damage_all(img)
-    p = subprocess.run([str(BUILD / "host" / "fsck_lfs"), "-y", str(img)],
-                       capture_output=True, text=True)
-    assert p.returncode == 0, p.stdout + p.stderr
+    run(HOSTBIN, "fsck_lfs", "-y", img)
     g = guests.boot(tmp_path / "g", sd1=img)
     g.ok("mount -t lfs /dev/sd1a /mnt")
     populate(g)

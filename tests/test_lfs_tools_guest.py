@@ -2,14 +2,7 @@
 sectors, the kernel's default label: partition a is the whole disk from
 sector 0), the same file system as on the host, and the host's dumplfs
 agrees with the guest's about it."""
-import subprocess
-
-from tests.guest import BUILD
-
-
-def host_dumplfs(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(BUILD / "host" / "dumplfs"), *args],
-                          capture_output=True, text=True, timeout=120)
+from tests.host.tools import HOSTBIN, run
 
 
 def superblock_lines(text: str) -> list[str]:
@@ -31,7 +24,7 @@ def test_newfs_lfs_in_the_guest_and_dumplfs_on_both_sides(tmp_path, guests):
     assert "mode\t40755" in root and "nlink\t3" in root
     assert g.halt() == 0
     g.close()
-    r = host_dumplfs(str(tmp_path / "sd1.img"))
+    r = run(HOSTBIN, "dumplfs", tmp_path / "sd1.img", expect=None)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr
     assert "ifile\tconsistent" in r.stdout
     assert superblock_lines(r.stdout) == superblock_lines(guest_out)
@@ -41,9 +34,7 @@ def test_guest_dumplfs_finds_copy_1_when_copy_0_is_gone(guests):
     """Copy 0 zeroed on the host: the guest's dumplfs scans the raw disk
     for another copy, reports copy 0 and still checks the log."""
     g = guests.new()
-    r = subprocess.run([str(BUILD / "host" / "newfs_lfs"), str(g.sd1)],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    run(HOSTBIN, "newfs_lfs", g.sd1)
     with open(g.sd1, "r+b") as f:
         f.seek(8192)
         f.write(bytes(4096))

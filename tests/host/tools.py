@@ -23,6 +23,7 @@ from qemu import lfsdisk
 MB = 1024 * 1024
 
 ROOT = Path(__file__).resolve().parents[2]
+HOSTBIN = ROOT / "build" / "host"     # the tools make built for the host
 
 
 def shared_sources() -> list[str]:
