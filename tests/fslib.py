@@ -119,6 +119,21 @@ ARGS = {
 # Per program: a keyword of a check line -> what usually breaks it.  The
 # first keyword found in the line wins.
 HINTS = {
+    "txntests": {
+        "victim": "lfs/lfs_txnlock.c: txn_lock's cycle check (txn_reaches) "
+                  "and upgrades going to the head of the queue",
+        "before": "lfs/lfs_txn.c txn_undo: lfs_discard of the B_TXN pages, "
+                  "txn_unassign of the blocks it made, lfs_restoresize",
+        "after-image": "txn_commit: txn_release_pages under the segment "
+                       "lock, lfs_segwrite_vnodes(SEGM_TXN)",
+        "steals": "lfs_cantake must leave B_TXN pages; txn_taken counts",
+        "ENOBUFS": "txn_write_page's NO-STEAL limit (txn_maxdirty)",
+        "cleaner": "lfs_markblock says EBUSY for a B_TXN page, and "
+                   "lfs_segclean refuses a segment with live bytes",
+        "letter": "strict 2PL: txn_lockrange before ufs_read/ufs_write, "
+                  "locks released only by txn_unlockall",
+        "waits": "a read outside a transaction is one (txn_rdwr)",
+    },
     "clustertest": {
         "from disk": "cluster_wbuild writes each run of dirty buffers at "
                      "its members' own disk addresses (kern/vfs_cluster.c); "

@@ -10,31 +10,24 @@ file systems that cannot protect a file.
 """
 from __future__ import annotations
 
-from test_lfs import dumplfs_ok
-from test_usertests import check_program
-
-
-def lfs(g) -> None:
-    g.ok("newfs_lfs /dev/rsd1a > /dev/null", timeout=120)
-    g.ok("mount -t lfs /dev/sd1a /mnt")
+from tests import fslib
 
 
 def test_txntests_all_pass_and_leave_a_consistent_file_system(guest):
-    lfs(guest)
-    check_program(guest, "txntests", "-d /mnt")
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt")
     stats = guest.ok("txnstat")
     assert "steals 0" in stats, stats
     guest.ok("umount /mnt")
-    out = guest.ok("fsck_lfs -n /dev/rsd1a", timeout=120)
-    assert out.rstrip().endswith("; 0 problems"), out
-    dumplfs_ok(guest)
+    fslib.fsck_lfs_clean(guest, "-n")
+    fslib.dumplfs_ok(guest)
 
 
 def test_protection_is_a_flag_lfs_keeps_and_ffs_refuses(guest):
     guest.ok("echo data > /tmp/plain")
     out, status = guest.run("chflags txn /tmp/plain")
     assert status != 0 and "Operation not supported" in out, out
-    lfs(guest)
+    fslib.lfs(guest)
     guest.ok("echo data > /mnt/f && chflags txn /mnt/f")
     assert " txn " in guest.ok("ls -lo /mnt/f")
     guest.ok("umount /mnt && mount -t lfs /dev/sd1a /mnt")
@@ -43,6 +36,6 @@ def test_protection_is_a_flag_lfs_keeps_and_ffs_refuses(guest):
     guest.ok("chflags notxn /mnt/f")
     assert " txn " not in guest.ok("ls -lo /mnt/f")
     guest.ok("chflags txn /mnt/f && umount /mnt")
-    assert "flags txn" in dumplfs_ok(guest)
+    assert "flags txn" in fslib.dumplfs_ok(guest)
     out, status = guest.run("chflags bogus /mnt/f")
     assert status != 0 and "no such flag" in out
