@@ -55,13 +55,17 @@ lfs_dirop_begin(struct vnode *dvp, int frees)
 
 	if (dvp->v_mount->mnt_flag & MNT_RDONLY)
 		return EROFS;
-	if (lfs_above(LFS_STOPACCESS) && !lockbusy(&fs->lfs_seglock)) {
+	if (curproc->p_lfsdirop > 0)
+		goto in;	/* inside one already: the writer waits for it */
+	if (!frees && lfs_above(LFS_STOPACCESS) &&
+	    !lockbusy(&fs->lfs_seglock)) {
 		fs->lfs_stats.stop_access++;
 		lfs_segwrite(dvp->v_mount, 0);
 	}
 	while (fs->lfs_writer)
 		tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
-	lfs_checkheld(dvp->v_mount);
+	if (!frees)
+		lfs_checkheld(dvp->v_mount);
 	/* A removal is how a full file system gets room: never refused. */
 	if (!frees &&
 	    (error = lfs_reserve(fs, LFS_NRESERVE, LFS_NRESERVE, NULL, 1)) != 0)
@@ -70,9 +74,31 @@ lfs_dirop_begin(struct vnode *dvp, int frees)
 		lfs_unreserve(fs, LFS_NRESERVE);	/* checked, not taken */
 	while (fs->lfs_writer)
 		tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
+in:
 	fs->lfs_dirops++;
 	curproc->p_lfsdirop++;
 	return 0;
+}
+
+/*
+ * A dirop left vp's inode with no links but allocated (open, or held):
+ * the inode map says so (LFS_ORPHANED), in the same dirop, so that
+ * roll-forward frees it if the power goes before lfs_inactive does.
+ */
+static void
+lfs_orphan(struct vnode *vp)
+{
+	struct inode *ip;
+	struct lfs_ifref r;
+	IFILE *ifp;
+
+	if (vp == NULL || (ip = VTOI(vp)) == NULL || ip->i_nlink > 0 ||
+	    ip->i_mode == 0)
+		return;
+	if ((ifp = LFS_IENTRY(ITOLFS(ip), ip->i_number, &r)) == NULL)
+		return;
+	ifp->if_nextfree = LFS_ORPHANED;
+	lfs_ifput(ITOLFS(ip), &r, 1);
 }
 
 /* Steps 5 and 6: the dirop happened; the writer may have its pass. */
@@ -162,7 +188,8 @@ lfs_dirop_two(int (*op)(struct vnode *, struct vnode *,
 		return error;
 	lfs_mark(dvp);
 	lfs_mark(vp);
-	error = op(dvp, vp, cnp);
+	if ((error = op(dvp, vp, cnp)) == 0)
+		lfs_orphan(vp);
 	lfs_dirop_end(dvp);
 	return error;
 }
@@ -237,7 +264,8 @@ lfs_rename(struct vnode *fdvp, struct vnode *fvp, struct componentname *fcnp,
 		lfs_mark(fvp);
 		lfs_mark(tdvp);
 		lfs_mark(r.r_xvp);
-		error = ufs_rename_apply(&r);
+		if ((error = ufs_rename_apply(&r)) == 0)
+			lfs_orphan(r.r_xvp);	/* the file it replaced */
 		lfs_dirop_end(fdvp);
 	}
 	ufs_rename_unlock(&r);

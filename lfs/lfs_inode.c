@@ -44,14 +44,24 @@ lfs_vdirty(struct vnode *vp)
 }
 
 /*
- * The last reference is gone.  A vnode with unwritten changes must not
- * be reused (its inode would be lost with it), so it keeps one reference
- * (VHELD) that the segment writer drops once it has written it.
+ * The last reference is gone.  An unlinked file is freed (ufs_inactive),
+ * as a dirop, so no checkpoint takes it half truncated.  A vnode with
+ * unwritten changes must not be reused (its inode would be lost with
+ * it), so it keeps one reference (VHELD) that the segment writer drops
+ * once it has written it.
  */
 int
 lfs_inactive(struct vnode *vp)
 {
-	int error = ufs_inactive(vp);
+	struct inode *ip = VTOI(vp);
+	int error, dirop;
+
+	dirop = ip != NULL && ip->i_nlink <= 0 && ip->i_mode != 0 &&
+	    !(vp->v_mount->mnt_flag & MNT_RDONLY) &&
+	    lfs_dirop_begin(vp, 1) == 0;
+	error = ufs_inactive(vp);
+	if (dirop)
+		lfs_dirop_end(vp);
 
 	if (!(vp->v_mount->mnt_flag & MNT_RDONLY) && !(vp->v_flag & VHELD) &&
 	    lfs_vdirty(vp)) {

@@ -549,13 +549,18 @@ txn_commit(struct txn *t)
 	fs->lfs_ntxnq++;
 	wakeup(&fs->lfs_txnq);
 	deadline = ticks + txn_gcwait * hz / 1000;
-	while (t->t_state == TXN_COMMITTING && (fs->lfs_txnleader ||
-	    (fs->lfs_ntxnq < txn_gcmin && txn_others(t, fs) &&
-	    (int)(deadline - ticks) > 0)))
-		tsleep(&fs->lfs_txnq, 0, "txngroup", fs->lfs_txnleader ?
-		    0 : deadline - ticks);
-	if (t->t_state != TXN_COMMITTING)
-		return t->t_error;	/* a group's leader wrote it */
+	for (;;) {
+		if (t->t_state == TXN_COMMITTED)
+			return t->t_error;	/* a group's leader wrote it */
+		/* Lead a group when company is enough, or not coming. */
+		if (t->t_state == TXN_COMMITTING && fs->lfs_txnleader == NULL &&
+		    (fs->lfs_ntxnq >= txn_gcmin || !txn_others(t, fs) ||
+		    (int)(deadline - ticks) <= 0))
+			break;
+		tsleep(&fs->lfs_txnq, 0, "txngroup",
+		    t->t_state == TXN_COMMITTING && fs->lfs_txnleader == NULL ?
+		    deadline - ticks : 0);
+	}
 
 	/* The leader: this group is every committer queued. */
 	fs->lfs_txnleader = curproc;

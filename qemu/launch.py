@@ -33,14 +33,15 @@ def gdb_port() -> int:
 
 
 def gdb_helper_commands() -> list[str]:
-    """The GDB commands that load our helpers (qemu/gdb_helpers.py and
-    qemu/gdb_lfs.py).  GDB runs a sourced file as a script with its own
+    """The GDB commands that load our helpers (qemu/gdb_helpers.py,
+    qemu/gdb_lfs.py and qemu/gdb_txn.py).  GDB runs a sourced file as a script with its own
     sys.path, so the first command puts the top of the tree on it: that
     is how gdb_lfs.py finds the package qemu (its lfsdisk), the same way
     every other Python in the tree does."""
     return [f"python import sys; sys.path.insert(0, {str(TOP)!r})",
             f"source {TOP / 'qemu' / 'gdb_helpers.py'}",
-            f"source {TOP / 'qemu' / 'gdb_lfs.py'}"]
+            f"source {TOP / 'qemu' / 'gdb_lfs.py'}",
+            f"source {TOP / 'qemu' / 'gdb_txn.py'}"]
 
 
 def write_gdbinit(port: int, sd1: Path) -> Path:

@@ -10,7 +10,12 @@ file systems that cannot protect a file.
 """
 from __future__ import annotations
 
+import re
+
+import pexpect
+
 from tests import fslib
+from tests.guest import BUILD, TOP, free_port
 
 
 def test_txntests_all_pass_and_leave_a_consistent_file_system(guest):
@@ -39,3 +44,33 @@ def test_protection_is_a_flag_lfs_keeps_and_ffs_refuses(guest):
     assert "flags txn" in fslib.dumplfs_ok(guest)
     out, status = guest.run("chflags bogus /mnt/f")
     assert status != 0 and "no such flag" in out
+
+
+def test_gdb_txn_shows_the_locks_and_who_waits_for_whom(guests):
+    """At the moment a lock wait begins (txn_incycle), GDB's txn command
+    shows the holder's exclusive page lock, the waiter's request and the
+    edge between them."""
+    port = free_port()
+    g = guests.boot(gdb_port=port)
+    fslib.lfs(g)
+    gdb = pexpect.spawn("gdb", [
+        "-batch", "-nx",
+        "-ex", f"file {BUILD / 'kernel'}",
+        "-ex", f"target remote 127.0.0.1:{port}",
+        "-ex", f"source {TOP / 'qemu' / 'gdb_txn.py'}",
+        "-ex", "break txn_incycle",
+        "-ex", "continue",
+        "-ex", "txn",
+        "-ex", "delete",
+        "-ex", "detach"], encoding="utf-8", timeout=120)
+    gdb.expect("Breakpoint 1 at")
+    g.send("/usr/tests/txntests -d /mnt -t nocycle\n")
+    gdb.expect(pexpect.EOF)
+    out = gdb.before.replace("\r", "")
+    assert re.search(r"Breakpoint 1[.\d]*, .*txn_incycle", out), out
+    assert re.search(r"txn (\d+): running, pid \d+ txntests, 1 dirty pages\n"
+                     r"(?:.*\n)*?\s+held X ino \d+ page 0", out), out
+    m = re.search(r"txn (\d+): running, pid \d+ txntests, 1 dirty", out)
+    assert re.search(r"WAITS FOR S ino \d+ page 0\n\s+waits for txn "
+                     + m.group(1), out), out
+    g.expect(r"2 passed, 0 failed")

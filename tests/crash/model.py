@@ -192,7 +192,7 @@ class Recording:
     """What a record run learned: the model, and where the crash points are."""
     workload: str
     seed: int
-    model: Model
+    model: "Model"                   # or txnmodel.TxnModel, its twin
     setup_ops: int                   # operations made durable before the baseline
     baseline: int                    # writes in the log when the workload started
     end: int                         # writes in the log at the end

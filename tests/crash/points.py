@@ -188,7 +188,7 @@ def crash_workload(work: Path, workload: str, seed: int, points=None, tears=None
         elif callable(points):
             points, tears = points(rec, rp)
         log(f"{workload}: {len(rec.model.ops) - rec.setup_ops} operations, writes "
-            f"{rec.baseline + 1}..{rec.end}, {len(rec.durs)} fsyncs; checking "
+            f"{rec.baseline + 1}..{rec.end}, {len(rec.durs)} fsyncs or commits; checking "
             f"{len(points)} crash points and {len(tears or [])} torn writes"
             + (f"; the cleaner cleaned {rec.cleaned[0]} segments, moved "
                f"{rec.cleaned[1]} blocks" if rec.cleaned is not None else ""))

@@ -17,11 +17,12 @@ from pathlib import Path
 
 from qemu import disk, writelog
 from tests.crash.model import Model, Recording
+from tests.crash.txnmodel import TxnModel
 from tests.guest import Guest
 
 SD1_SECTORS = 32768            # a 16 MB scratch disk: small images, fast copies
 NEWFS = "newfs_lfs -s 262144 /dev/rsd1a > /dev/null"    # 64 segments of 256 KB
-WORKLOADS = ("files", "rename", "mkdirs", "seq", "overwrite", "cleaner")
+WORKLOADS = ("files", "rename", "mkdirs", "seq", "overwrite", "cleaner", "txn")
 RUN_TIMEOUT = 600
 KARGS = "syncinterval=0"     # no update daemon: the only checkpoints are ours
 
@@ -65,7 +66,7 @@ def record(workdir: Path, workload: str, seed: int) -> Recording:
     (workdir / "guest").mkdir(exist_ok=True)
     g = Guest(workdir / "guest", sd1=blank, kargs=KARGS,
               faults=disk.FaultSpec(writelog=str(log)))
-    model = Model()
+    model = TxnModel() if workload == "txn" else Model()
     try:
         g.boot()
         g.ok(NEWFS, timeout=120)
