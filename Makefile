@@ -36,16 +36,19 @@ export DISK ROOTDISK MEM KARGS ACCEL
 all: deps kernel userland images
 
 # ---------------------------------------------------------------- deps
+# libtcc-dev:i386 is the guest's C compiler (usr.bin/cc), an i386 package:
+# dpkg must first accept that architecture.
 DEBS := qemu-system-x86 gcc-multilib gdb expect nbdkit nbdkit-plugin-python \
-	python3-pytest python3-pexpect python3-matplotlib
+	python3-pytest python3-pexpect python3-matplotlib libtcc-dev:i386
 deps:
-	@missing=""; for p in $(DEBS); do \
+	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	dpkg --print-foreign-architectures | grep -qx i386 || $$SUDO dpkg --add-architecture i386; \
+	missing=""; for p in $(DEBS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
-	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && \
+	  $$SUDO apt-get update -qq || echo "apt-get update failed; installing from the lists there are"; \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
@@ -113,14 +116,44 @@ $(B)/host/%: usr.sbin/%/*.c $(TOOLSHARED) $(wildcard sys/*.h sys/ufs/*.h lib/fsu
 	@mkdir -p $(@D)
 	$(CC) $(HCFLAGS) -o $@ $(wildcard usr.sbin/$*/*.c) $(TOOLSHARED)
 
-userland: $(PROGS)
+# The guest's C compiler (usr.bin/cc): a Linux i386 program, linked on the
+# host against Debian's libtcc and glibc, that runs through the kernel's
+# Linux compatibility layer (compat/linux).  With it go what it compiles
+# and links against: the headers as /usr/include, tcc's own headers,
+# crt0.o, libc.a and gcc's libgcc.a (64-bit division and the like; without
+# debug sections, which tcc would only copy).
+TCCLIB	:= /usr/lib/i386-linux-gnu/libtcc.a
+$(B)/root/usr/bin/cc: usr.bin/cc/cc.c $(TCCLIB)
+	@mkdir -p $(@D)
+	gcc -m32 -static -O2 -Wall -o $@ $< -ltcc -ldl 2>&1 | grep -v "dlopen\|libtcc.o): in function" || true
+	@test -x $@
+CCFILES	:= $(B)/root/usr/bin/cc $(B)/root/usr/lib/crt0.o $(B)/root/usr/lib/libc.a \
+	   $(B)/root/usr/lib/libgcc.a $(B)/root/usr/include/.stamp
+$(B)/root/usr/lib/crt0.o: $(B)/lib/crt0.o
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/root/usr/lib/libc.a: $(B)/lib/libc.a
+	@mkdir -p $(@D)
+	objcopy --strip-debug $< $@
+$(B)/root/usr/lib/libgcc.a: $(LIBGCC)
+	@mkdir -p $(@D)
+	objcopy --strip-debug $< $@
+$(B)/root/usr/include/.stamp: $(wildcard lib/libc/include/*.h sys/*.h sys/ufs/*.h usr.bin/cc/include/*.h)
+	rm -rf $(B)/root/usr/include $(B)/root/usr/lib/tcc
+	mkdir -p $(B)/root/usr/include/sys $(B)/root/usr/lib/tcc/include
+	cp lib/libc/include/*.h $(B)/root/usr/include/
+	cp -r sys/. $(B)/root/usr/include/sys/
+	cp usr.bin/cc/include/*.h $(B)/root/usr/lib/tcc/include/
+	touch $@
+
+userland: $(PROGS) $(CCFILES)
 hosttools: $(HOSTTOOLS)
 
 # ---------------------------------------------------------------- images
 # sd0: the root file system, built on the host from $(B)/root, as xv6's
 # mkfs does.  sd1: the scratch disk, blank, the size of the drive model.
 ROOTSIZE := 131072
-$(B)/sd0.img: $(PROGS) $(HOSTTOOLS) $(wildcard etc/*)
+$(B)/sd0.img: $(PROGS) $(CCFILES) $(HOSTTOOLS) $(wildcard etc/*)
 	rm -rf $(B)/rootfs && mkdir -p $(B)/rootfs
 	cp -a $(B)/root/. $(B)/rootfs/
 	mkdir -p $(B)/rootfs/etc $(B)/rootfs/tmp $(B)/rootfs/mnt $(B)/rootfs/root $(B)/rootfs/var/run
