@@ -53,7 +53,7 @@ deps:
 	fi
 
 # ---------------------------------------------------------------- kernel
-KSRCS	:= $(wildcard kern/*.c kern/i386/*.c kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c) \
+KSRCS	:= $(wildcard kern/*.c kern/i386/*.c kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c compat/linux/*.c) \
 	   kern/i386/locore.S kern/i386/copy.S
 KOBJS	:= $(patsubst %,$(B)/k/%.o,$(basename $(KSRCS)))
 

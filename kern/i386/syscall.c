@@ -2,12 +2,14 @@
  * The system call dispatcher: the number in %eax selects an entry of
  * sysent; its arguments are copied from the user stack; the result or
  * the errno goes back in %eax with the carry flag (see sys/syscall.h).
+ * A Linux program's process has a table of its own (compat/linux).
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
 #include "kern/syscalls.h"
 #include "kern/uio.h"
 #include "kern/i386/cpu.h"
+#include "compat/linux/linux.h"
 
 #define MAXARGS	8
 
@@ -20,6 +22,10 @@ syscall(struct trapframe *tf)
 	int code = tf->tf_eax, error, rval[2];
 
 	p->p_tf = tf;
+	if (p->p_emul == EMUL_LINUX) {
+		linux_syscall(p, tf);
+		return;
+	}
 	if (code < 0 || code >= nsysent || sysent[code].sy_call == NULL)
 		callp = &sysent[0];		/* nosys: ENOSYS */
 	else
