@@ -146,6 +146,19 @@ $(B)/root/usr/include/.stamp: $(wildcard lib/libc/include/*.h sys/*.h sys/ufs/*.
 	cp usr.bin/cc/include/*.h $(B)/root/usr/lib/tcc/include/
 	touch $@
 
+# Test material for the compiler and the Linux layer: tests/cc (sources and
+# makefiles, /usr/tests/cc) and tests/linux (Linux programs built with the
+# host's gcc and glibc, /usr/tests/NAME).
+LINUXTESTS := $(patsubst tests/linux/%.c,$(B)/root/usr/tests/%,$(wildcard tests/linux/*.c))
+$(B)/root/usr/tests/%: tests/linux/%.c
+	@mkdir -p $(@D)
+	gcc -m32 -static -O2 -Wall -o $@ $<
+$(B)/root/usr/tests/cc/.stamp: $(shell find tests/cc -type f)
+	rm -rf $(@D) && mkdir -p $(@D)
+	cp -r tests/cc/. $(@D)/
+	touch $@
+CCFILES	+= $(LINUXTESTS) $(B)/root/usr/tests/cc/.stamp
+
 userland: $(PROGS) $(CCFILES)
 hosttools: $(HOSTTOOLS)
 

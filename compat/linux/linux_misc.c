@@ -44,6 +44,10 @@
 
 #define LINUX_CLOCK_REALTIME	0
 #define LINUX_CLOCK_MONOTONIC	1
+#define LINUX_CLOCK_MONOTONIC_RAW 4
+#define LINUX_CLOCK_REALTIME_COARSE 5	/* glibc's time() asks for this one */
+#define LINUX_CLOCK_MONOTONIC_COARSE 6
+#define LINUX_CLOCK_BOOTTIME	7
 
 #define MMAPTOP	(USRSTACK - MAXSSIZ)	/* the mmap area's top */
 
@@ -245,11 +249,15 @@ clock_now(int clock, int64_t *sec, int32_t *nsec)
 
 	switch (clock) {
 	case LINUX_CLOCK_REALTIME:
+	case LINUX_CLOCK_REALTIME_COARSE:
 		microtime(&tv);
 		*sec = tv.tv_sec;
 		*nsec = tv.tv_usec * 1000;
 		return 0;
 	case LINUX_CLOCK_MONOTONIC:
+	case LINUX_CLOCK_MONOTONIC_RAW:
+	case LINUX_CLOCK_MONOTONIC_COARSE:
+	case LINUX_CLOCK_BOOTTIME:
 		us = uptime_us();
 		*sec = us / 1000000;
 		*nsec = (us % 1000000) * 1000;
