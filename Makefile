@@ -159,6 +159,14 @@ $(B)/root/usr/tests/cc/.stamp: $(shell find tests/cc -type f)
 	touch $@
 CCFILES	+= $(LINUXTESTS) $(B)/root/usr/tests/cc/.stamp
 
+# The Andrew benchmark's frozen source tree and phase scripts (bench/andrew),
+# as /usr/share/andrew.
+$(B)/root/usr/share/andrew/.stamp: $(shell find bench/andrew -type f)
+	rm -rf $(@D) && mkdir -p $(@D)
+	cp -r bench/andrew/tree bench/andrew/*.sh $(@D)/
+	touch $@
+CCFILES	+= $(B)/root/usr/share/andrew/.stamp
+
 userland: $(PROGS) $(CCFILES)
 hosttools: $(HOSTTOOLS)
 

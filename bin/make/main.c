@@ -9,7 +9,9 @@
  * -s: do not echo the commands.
  * -j: jobs at a time; this make runs one, so only -j 1 is accepted.
  * name=value sets a variable that the makefile cannot change.  Without a
- * target, the first target of the makefile is made.
+ * target, the first target of the makefile is made.  The flags -i -k -n
+ * -s reach the commands' own makes through MAKEFLAGS in the environment,
+ * as in BSD make ("cd dir && $(MAKE)").
  *
  * Built in, before the makefile is read (4.4BSD's sys.mk, smaller):
  *	.SUFFIXES: .o .c
@@ -84,6 +86,42 @@ usage(void)
 	exit(2);
 }
 
+/* MAKEFLAGS from a parent make: its one-letter flags. */
+static void
+inherit_flags(const char *s)
+{
+	for (; s != NULL && *s != '\0'; s++) {
+		if (*s == 'i')
+			iflag = 1;
+		else if (*s == 'k')
+			kflag = 1;
+		else if (*s == 'n')
+			nflag = 1;
+		else if (*s == 's')
+			sflag = 1;
+	}
+}
+
+static void
+export_flags(void)
+{
+	char flags[8], *f = flags;
+
+	if (iflag)
+		*f++ = 'i';
+	if (kflag)
+		*f++ = 'k';
+	if (nflag)
+		*f++ = 'n';
+	if (sflag)
+		*f++ = 's';
+	*f = '\0';
+	if (f > flags)
+		setenv("MAKEFLAGS", flags, 1);
+	else
+		unsetenv("MAKEFLAGS");
+}
+
 static void
 builtin_rules(void)
 {
@@ -108,6 +146,7 @@ main(int argc, char *argv[])
 	struct strlist files = { 0 }, goals = { 0 };
 	int ch, i, status = 0;
 
+	inherit_flags(getenv("MAKEFLAGS"));
 	while ((ch = getopt(argc, argv, "f:ij:kns")) != -1) {
 		switch (ch) {
 		case 'f':
@@ -135,6 +174,7 @@ main(int argc, char *argv[])
 			usage();
 		}
 	}
+	export_flags();
 	builtin_rules();
 	for (i = optind; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');

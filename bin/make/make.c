@@ -12,7 +12,9 @@
  * "x.c".
  *
  * Commands run one at a time, each through "sh -c", echoed first unless
- * they start with @ (or -s); a leading - ignores the command's status.
+ * they start with @ (or -s); a leading - ignores the command's status;
+ * with -n they are only echoed, except those starting with + or naming
+ * $(MAKE) (a sub-make, which is then given -n too).
  * A failed command prints "*** Error code N"; make then stops with
  * status 1, or with -k goes on with the targets that do not depend on
  * the failed one and exits 1 at the end.
@@ -158,6 +160,10 @@ run_commands(struct gnode *gn, struct strlist *cmds)
 	for (i = 0; i < cmds->n; i++) {
 		char *line = expand(cmds->v[i]), *c = line;
 		int silent = sflag, ignore = iflag, always = 0;
+
+		/* a line that runs $(MAKE) runs even with -n, which it passes on */
+		if (strstr(cmds->v[i], "$(MAKE)") || strstr(cmds->v[i], "${MAKE}"))
+			always = 1;
 
 		for (;; c++) {
 			if (*c == '@')
