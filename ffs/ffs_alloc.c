@@ -37,7 +37,7 @@ ffs_fserr(struct inode *ip, const char *msg)
 static int
 ffs_getcg(struct inode *ip, int c, struct buf **bpp, struct cg **cgpp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	const char *why;
 	int error;
 
@@ -61,7 +61,7 @@ static daddr_t
 ffs_hashalloc(struct inode *ip, int cg, daddr_t pref, int size,
     allocfcn_t allocator)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	daddr_t result;
 	int i, icg = cg;
 
@@ -126,8 +126,7 @@ ffs_mapsearch(struct fs *fs, struct cg *cgp, daddr_t bpref, int allocsiz)
 static daddr_t
 ffs_alloccgblk(struct inode *ip, struct cg *cgp, daddr_t bpref)
 {
-	struct fs *fs = ip->i_fs;
-	struct ufsmount *ump = ip->i_ump;
+	struct fs *fs = ITOFS(ip);
 	daddr_t bno;
 
 	if (bpref == 0 || dtog(fs, bpref) != cgp->cg_cgx)
@@ -142,7 +141,7 @@ ffs_alloccgblk(struct inode *ip, struct cg *cgp, daddr_t bpref)
 	ffs_clusteracct(fs, cgp, fragstoblks(fs, bno), -1);
 	cgp->cg_cs.cs_nbfree--;
 	fs->fs_cstotal.cs_nbfree--;
-	fs_cs(ump, cgp->cg_cgx).cs_nbfree--;
+	fs_cs(fs, cgp->cg_cgx).cs_nbfree--;
 	fs->fs_fmod = 1;
 	return cgbase(fs, cgp->cg_cgx) + bno;
 }
@@ -151,14 +150,13 @@ ffs_alloccgblk(struct inode *ip, struct cg *cgp, daddr_t bpref)
 static daddr_t
 ffs_alloccg(struct inode *ip, int cg, daddr_t bpref, int size)
 {
-	struct fs *fs = ip->i_fs;
-	struct ufsmount *ump = ip->i_ump;
+	struct fs *fs = ITOFS(ip);
 	int frags, allocsiz, i;
 	struct cg *cgp;
 	struct buf *bp;
 	daddr_t bno;
 
-	if (fs_cs(ump, cg).cs_nbfree == 0 && size == fs->fs_bsize)
+	if (fs_cs(fs, cg).cs_nbfree == 0 && size == fs->fs_bsize)
 		return 0;
 	if (ffs_getcg(ip, cg, &bp, &cgp) != 0)
 		return 0;
@@ -194,7 +192,7 @@ ffs_alloccg(struct inode *ip, int cg, daddr_t bpref, int size)
 		i = fs->fs_frag - frags;
 		cgp->cg_cs.cs_nffree += i;
 		fs->fs_cstotal.cs_nffree += i;
-		fs_cs(ump, cg).cs_nffree += i;
+		fs_cs(fs, cg).cs_nffree += i;
 		cgp->cg_frsum[i]++;
 		bdwrite(bp);
 		return bno;
@@ -209,7 +207,7 @@ ffs_alloccg(struct inode *ip, int cg, daddr_t bpref, int size)
 		clrbit(cg_blksfree(cgp), bno + i);
 	cgp->cg_cs.cs_nffree -= frags;
 	fs->fs_cstotal.cs_nffree -= frags;
-	fs_cs(ump, cg).cs_nffree -= frags;
+	fs_cs(fs, cg).cs_nffree -= frags;
 	fs->fs_fmod = 1;
 	cgp->cg_frsum[allocsiz]--;
 	if (frags != allocsiz)
@@ -223,7 +221,7 @@ int
 ffs_alloc(struct inode *ip, daddr_t lbn, daddr_t bpref, int size,
     struct ucred *cred, daddr_t *bnp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	daddr_t bno;
 	int cg;
 
@@ -252,14 +250,13 @@ nospace:
 static daddr_t
 ffs_fragextend(struct inode *ip, int cg, daddr_t bprev, int osize, int nsize)
 {
-	struct fs *fs = ip->i_fs;
-	struct ufsmount *ump = ip->i_ump;
+	struct fs *fs = ITOFS(ip);
 	int frags = numfrags(fs, nsize), ofrags = numfrags(fs, osize), i;
 	struct cg *cgp;
 	struct buf *bp;
 	daddr_t bno;
 
-	if (fs_cs(ump, cg).cs_nffree < frags - ofrags)
+	if (fs_cs(fs, cg).cs_nffree < frags - ofrags)
 		return 0;
 	if (fragnum(fs, bprev) + frags > fs->fs_frag)
 		return 0;			/* would cross into the next block */
@@ -283,7 +280,7 @@ ffs_fragextend(struct inode *ip, int cg, daddr_t bprev, int osize, int nsize)
 		clrbit(cg_blksfree(cgp), bno + i);
 		cgp->cg_cs.cs_nffree--;
 		fs->fs_cstotal.cs_nffree--;
-		fs_cs(ump, cg).cs_nffree--;
+		fs_cs(fs, cg).cs_nffree--;
 	}
 	fs->fs_fmod = 1;
 	bdwrite(bp);
@@ -299,7 +296,7 @@ int
 ffs_realloccg(struct inode *ip, daddr_t lbprev, daddr_t bpref, int osize,
     int nsize, struct ucred *cred, struct buf **bpp, daddr_t *bnp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	daddr_t bprev = ip->i_db[lbprev], bno;
 	struct buf *bp;
 	int error, cg;
@@ -347,8 +344,7 @@ nospace:
 daddr_t
 ffs_blkpref(struct inode *ip, daddr_t lbn, int indx, ufs_daddr_t *bap)
 {
-	struct fs *fs = ip->i_fs;
-	struct ufsmount *ump = ip->i_ump;
+	struct fs *fs = ITOFS(ip);
 	daddr_t nextblk;
 	int cg, startcg, avgbfree;
 
@@ -364,12 +360,12 @@ ffs_blkpref(struct inode *ip, daddr_t lbn, int indx, ufs_daddr_t *bap)
 		startcg %= fs->fs_ncg;
 		avgbfree = fs->fs_cstotal.cs_nbfree / fs->fs_ncg;
 		for (cg = startcg; cg < fs->fs_ncg; cg++)
-			if (fs_cs(ump, cg).cs_nbfree >= avgbfree) {
+			if (fs_cs(fs, cg).cs_nbfree >= avgbfree) {
 				fs->fs_cgrotor = cg;
 				return cgdmin(fs, cg);
 			}
 		for (cg = 0; cg <= startcg; cg++)
-			if (fs_cs(ump, cg).cs_nbfree >= avgbfree) {
+			if (fs_cs(fs, cg).cs_nbfree >= avgbfree) {
 				fs->fs_cgrotor = cg;
 				return cgdmin(fs, cg);
 			}
@@ -390,7 +386,7 @@ ffs_blkpref(struct inode *ip, daddr_t lbn, int indx, ufs_daddr_t *bap)
 void
 ffs_blkfree(struct inode *ip, daddr_t bno, long size)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct ufsmount *ump = ip->i_ump;
 	int cg = dtog(fs, bno), i, blk, frags;
 	struct cg *cgp;
@@ -419,7 +415,7 @@ ffs_blkfree(struct inode *ip, daddr_t bno, long size)
 		ffs_clusteracct(fs, cgp, fragstoblks(fs, bno), 1);
 		cgp->cg_cs.cs_nbfree++;
 		fs->fs_cstotal.cs_nbfree++;
-		fs_cs(ump, cg).cs_nbfree++;
+		fs_cs(fs, cg).cs_nbfree++;
 	} else {
 		bbase = bno - fragnum(fs, bno);
 		frags = numfrags(fs, size);
@@ -439,18 +435,18 @@ ffs_blkfree(struct inode *ip, daddr_t bno, long size)
 			setbit(cg_blksfree(cgp), bno + i);
 		cgp->cg_cs.cs_nffree += frags;
 		fs->fs_cstotal.cs_nffree += frags;
-		fs_cs(ump, cg).cs_nffree += frags;
+		fs_cs(fs, cg).cs_nffree += frags;
 		blk = blkmap(fs, cg_blksfree(cgp), bbase);
 		ffs_fragacct(fs, blk, cgp->cg_frsum, 1);
 		/* A block whose fragments are all free again is a free block. */
 		if (ffs_isblock(fs, cg_blksfree(cgp), fragstoblks(fs, bbase))) {
 			cgp->cg_cs.cs_nffree -= fs->fs_frag;
 			fs->fs_cstotal.cs_nffree -= fs->fs_frag;
-			fs_cs(ump, cg).cs_nffree -= fs->fs_frag;
+			fs_cs(fs, cg).cs_nffree -= fs->fs_frag;
 			ffs_clusteracct(fs, cgp, fragstoblks(fs, bbase), 1);
 			cgp->cg_cs.cs_nbfree++;
 			fs->fs_cstotal.cs_nbfree++;
-			fs_cs(ump, cg).cs_nbfree++;
+			fs_cs(fs, cg).cs_nbfree++;
 		}
 	}
 	fs->fs_fmod = 1;
@@ -460,13 +456,12 @@ ffs_blkfree(struct inode *ip, daddr_t bno, long size)
 static daddr_t
 ffs_nodealloccg(struct inode *ip, int cg, daddr_t ipref, int mode)
 {
-	struct fs *fs = ip->i_fs;
-	struct ufsmount *ump = ip->i_ump;
+	struct fs *fs = ITOFS(ip);
 	struct cg *cgp;
 	struct buf *bp;
 	int i;
 
-	if (fs_cs(ump, cg).cs_nifree == 0)
+	if (fs_cs(fs, cg).cs_nifree == 0)
 		return 0;
 	if (ffs_getcg(ip, cg, &bp, &cgp) != 0)
 		return 0;
@@ -496,11 +491,11 @@ gotit:
 	cgp->cg_irotor = ipref;
 	cgp->cg_cs.cs_nifree--;
 	fs->fs_cstotal.cs_nifree--;
-	fs_cs(ump, cg).cs_nifree--;
+	fs_cs(fs, cg).cs_nifree--;
 	if ((mode & IFMT) == IFDIR) {
 		cgp->cg_cs.cs_ndir++;
 		fs->fs_cstotal.cs_ndir++;
-		fs_cs(ump, cg).cs_ndir++;
+		fs_cs(fs, cg).cs_ndir++;
 	}
 	fs->fs_fmod = 1;
 	bdwrite(bp);
@@ -511,16 +506,15 @@ gotit:
 static ino_t
 ffs_dirpref(struct inode *pip)
 {
-	struct fs *fs = pip->i_fs;
-	struct ufsmount *ump = pip->i_ump;
+	struct fs *fs = ITOFS(pip);
 	int cg, mincg = 0, minndir = fs->fs_ipg;
 	int avgifree = fs->fs_cstotal.cs_nifree / fs->fs_ncg;
 
 	for (cg = 0; cg < fs->fs_ncg; cg++)
-		if (fs_cs(ump, cg).cs_ndir < minndir &&
-		    fs_cs(ump, cg).cs_nifree >= avgifree) {
+		if (fs_cs(fs, cg).cs_ndir < minndir &&
+		    fs_cs(fs, cg).cs_nifree >= avgifree) {
 			mincg = cg;
-			minndir = fs_cs(ump, cg).cs_ndir;
+			minndir = fs_cs(fs, cg).cs_ndir;
 		}
 	return (ino_t)fs->fs_ipg * mincg;
 }
@@ -529,7 +523,7 @@ int
 ffs_valloc(struct inode *pip, int mode, struct ucred *cred,
     struct vnode **vpp)
 {
-	struct fs *fs = pip->i_fs;
+	struct fs *fs = ITOFS(pip);
 	struct inode *ip;
 	ino_t ino, ipref;
 	int error;
@@ -573,7 +567,7 @@ noinodes:
 int
 ffs_vfree(struct inode *pip, ino_t ino, int mode)
 {
-	struct fs *fs = pip->i_fs;
+	struct fs *fs = ITOFS(pip);
 	struct ufsmount *ump = pip->i_ump;
 	int cg = ino_to_cg(fs, ino);
 	struct cg *cgp;
@@ -599,11 +593,11 @@ ffs_vfree(struct inode *pip, ino_t ino, int mode)
 		cgp->cg_irotor = ino;
 	cgp->cg_cs.cs_nifree++;
 	fs->fs_cstotal.cs_nifree++;
-	fs_cs(ump, cg).cs_nifree++;
+	fs_cs(fs, cg).cs_nifree++;
 	if ((mode & IFMT) == IFDIR) {
 		cgp->cg_cs.cs_ndir--;
 		fs->fs_cstotal.cs_ndir--;
-		fs_cs(ump, cg).cs_ndir--;
+		fs_cs(fs, cg).cs_ndir--;
 	}
 	fs->fs_fmod = 1;
 	bdwrite(bp);

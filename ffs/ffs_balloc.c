@@ -20,9 +20,9 @@
 static int
 ffs_newindir(struct inode *ip, daddr_t lbn, daddr_t nb)
 {
-	struct buf *bp = getblk(ITOV(ip), lbn, ip->i_fs->fs_bsize);
+	struct buf *bp = getblk(ITOV(ip), lbn, ITOFS(ip)->fs_bsize);
 
-	bp->b_blkno = fsbtodb(ip->i_fs, nb);
+	bp->b_blkno = fsbtodb(ITOFS(ip), nb);
 	clrbuf(bp);
 	return bwrite(bp);
 }
@@ -32,7 +32,7 @@ static int
 ffs_balloc_direct(struct inode *ip, daddr_t lbn, int size,
     struct ucred *cred, int flags, struct buf **bpp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct vnode *vp = ITOV(ip);
 	daddr_t nb = ip->i_db[lbn], newb;
 	struct buf *bp;
@@ -84,7 +84,6 @@ ffs_balloc_direct(struct inode *ip, daddr_t lbn, int size,
 	ip->i_db[lbn] = newb;
 	ip->i_flag |= IN_CHANGE | IN_UPDATE;
 	*bpp = bp;
-	(void)flags;
 	return 0;
 }
 
@@ -92,7 +91,7 @@ int
 ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
     int flags, struct buf **bpp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct vnode *vp = ITOV(ip);
 	struct indir indirs[NIADDR + 2];
 	daddr_t nb, newb, pref = 0, lastlbn;
@@ -116,10 +115,7 @@ ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 			ip->i_size = lblktosize(fs, lastlbn + 1);
 			ip->i_db[lastlbn] = newb;
 			ip->i_flag |= IN_CHANGE | IN_UPDATE;
-			if (flags & B_SYNCIO)
-				bwrite(bp);
-			else
-				bawrite(bp);
+			bawrite(bp);
 		}
 	}
 	if (lbn < NDADDR)
@@ -170,10 +166,7 @@ ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 		}
 		nb = newb;
 		bap[indirs[i - 1].in_off] = newb;
-		if (flags & B_SYNCIO)
-			bwrite(bp);
-		else
-			bdwrite(bp);
+		bdwrite(bp);
 	}
 	/* The data block. */
 	if (nb == 0) {
@@ -188,10 +181,7 @@ ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 		if (flags & B_CLRBUF)
 			clrbuf(nbp);
 		bap[indirs[i].in_off] = newb;
-		if (flags & B_SYNCIO)
-			bwrite(bp);
-		else
-			bdwrite(bp);
+		bdwrite(bp);
 		*bpp = nbp;
 		return 0;
 	}

@@ -12,8 +12,15 @@
 struct ucred;
 struct buf;
 
-/* Per-group summaries, read from fs_csaddr at mount. */
-#define fs_cs(ump, c)	((ump)->um_csp[c])
+/*
+ * The superblock of an inode's or a mount's file system.  In core, the
+ * per-group summaries (read from fs_csaddr at mount) follow it in the
+ * same allocation.
+ */
+#define ITOFS(ip)	((ip)->i_ump->um_fs)
+#define VFSTOFS(mp)	(VFSTOUFS(mp)->um_fs)
+#define fs_csp(fs)	((struct csum *)((fs) + 1))
+#define fs_cs(fs, c)	(fs_csp(fs)[c])
 
 /* Free fragments beyond the minfree reserve. */
 #define freespace(fs, percent) \
@@ -45,7 +52,5 @@ int	ffs_sbupdate(struct ufsmount *, int waitfor);
 /* ffs_vnops.c */
 extern const struct vnodeops ffs_vnodeops;
 extern const struct ufs_ops ffs_ufsops;
-int	ffs_bwrite(struct buf *);
-int	ffs_blksize(struct inode *, daddr_t lbn);
 
 #endif

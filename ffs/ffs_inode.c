@@ -23,7 +23,7 @@
 int
 ffs_update(struct inode *ip, int waitfor)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct buf *bp;
 	int error;
 
@@ -56,7 +56,7 @@ static int
 ffs_indirtrunc(struct inode *ip, daddr_t lbn, daddr_t dbn, daddr_t lastbn,
     int level, long *countp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct vnode *vp = ITOV(ip);
 	long factor = 1, blocksreleased = 0, blkcount;
 	daddr_t last = lastbn, nb, nlbn;
@@ -134,7 +134,7 @@ ffs_truncbuf(struct vnode *vp, daddr_t lastblock)
 int
 ffs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct vnode *vp = ITOV(ip);
 	ufs_daddr_t oldblks[NDADDR + NIADDR];
 	daddr_t lastblock, lastiblock[NIADDR], indir_lbn[NIADDR], lbn, bn;

@@ -42,8 +42,7 @@ struct mount {
 };
 
 /* kernel-only mnt_flag bits, set by the file system at mount time */
-#define MNT_CLUSTERREAD	0x00100000	/* reads go through cluster_read */
-#define MNT_CLUSTERWRITE 0x00200000	/* full blocks through cluster_write */
+#define MNT_CLUSTERWRITE 0x00200000	/* EFS: vflushbuf pushes whole clusters */
 
 extern TAILQ_HEAD(mntlist, mount) mountlist;
 extern const struct vfsops *vfsconf[];

@@ -81,8 +81,8 @@ struct lfs {
 	int32_t	lfs_rfwinfo[4];		/* the rfw_ fields of lfs_stats */
 };
 
-#define VFSTOLFS(mp)	((struct lfs *)VFSTOUFS(mp)->um_lfs)
-#define ITOLFS(ip)	((struct lfs *)(ip)->i_ump->um_lfs)
+#define VFSTOLFS(mp)	(VFSTOUFS(mp)->um_lfs)
+#define ITOLFS(ip)	((ip)->i_ump->um_lfs)
 
 /*
  * The partial segment being built (lfs_segment.c), written by

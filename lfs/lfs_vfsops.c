@@ -160,13 +160,6 @@ lfs_vget(struct mount *mp, ino_t ino, struct vnode **vpp)
 	return ufs_vget_common(mp, ino, &lfs_vnodeops, lfs_readdin, vpp);
 }
 
-static int
-lfs_blksize(struct inode *ip, daddr_t lbn)
-{
-	(void)lbn;			/* no fragments (thesis 6.3.1.1) */
-	return ip->i_ump->um_bsize;
-}
-
 static void
 lfs_freemount(struct ufsmount *ump)
 {
@@ -174,7 +167,7 @@ lfs_freemount(struct ufsmount *ump)
 
 	if (fs->lfs_sp != NULL)
 		lfs_segfree(fs->lfs_sp);
-	free(ump->um_lfs);
+	free(fs);
 	free(ump);
 }
 
@@ -291,18 +284,15 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	ump->um_dev = devvp->v_rdev;
 	ump->um_devvp = devvp;
 	ump->um_ops = &lfs_ufsops;
-	ump->um_specops = &ufs_specops;
 	ump->um_nindir = d->dlfs_nindir;
 	ump->um_bptrtodb = d->dlfs_fsbtodb;	/* pointers are blocks */
 	ump->um_seqinc = 1;
 	ump->um_bsize = d->dlfs_bsize;
 	ump->um_bshift = d->dlfs_bshift;
-	ump->um_blksize = lfs_blksize;
 	ump->um_maxsymlinklen = d->dlfs_maxsymlinklen;
 	ump->um_maxfilesize = d->dlfs_maxfilesize;
 	strlcpy(ump->um_fspec, fspec, sizeof(ump->um_fspec));
 	mp->mnt_data = ump;
-	mp->mnt_flag |= MNT_CLUSTERREAD;	/* LFS reads like EFS */
 	mp->mnt_stat.f_fsid.val[0] = devvp->v_rdev;
 	mp->mnt_stat.f_fsid.val[1] = 3;
 	strlcpy(mp->mnt_stat.f_mntfromname, fspec, MNAMELEN);

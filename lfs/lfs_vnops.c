@@ -184,14 +184,40 @@ lfs_rename(struct vnode *fdvp, struct vnode *fvp, struct componentname *fcnp,
 	return error;
 }
 
+/*
+ * blkatoff: the block holding byte offset of a file.  LFS has no
+ * fragments (thesis 6.3.1.1), and reads regular files through
+ * cluster_read, as EFS does: the segment writer lays a file's blocks
+ * out in order.
+ */
+static int
+lfs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
+{
+	struct vnode *vp = ITOV(ip);
+	daddr_t lbn = offset >> ip->i_ump->um_bshift;
+	int bsize = ip->i_ump->um_bsize, error;
+
+	if (vp->v_type == VREG)
+		error = cluster_read(vp, ip->i_size, lbn, bsize, bpp);
+	else
+		error = bread(vp, lbn, bsize, bpp);
+	return ufs_blkatoff_end(ip, offset, error, res, bpp);
+}
+
+/* bwrite: every block waits, locked in the cache, for the segment writer. */
+static int
+lfs_ufs_bwrite(struct inode *ip, struct buf *bp, int how)
+{
+	return lfs_bwrite(bp);
+}
+
 const struct ufs_ops lfs_ufsops = {
-	.uo_blkatoff = ufs_blkatoff,
+	.uo_blkatoff = lfs_blkatoff,
 	.uo_valloc = lfs_valloc,
 	.uo_vfree = lfs_vfree,
 	.uo_truncate = lfs_truncate,
 	.uo_update = lfs_update,
-	.uo_bwrite = lfs_bwrite,
-	.uo_bdwrite = lfs_bwrite,
+	.uo_bwrite = lfs_ufs_bwrite,
 	.uo_vget = lfs_vget,
 	.uo_balloc = lfs_balloc,
 };

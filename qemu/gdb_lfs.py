@@ -91,7 +91,7 @@ def mounted_lfs() -> list[tuple[str, gdb.Value]]:
         if cstring(mp["mnt_op"]["vfs_name"]) == "lfs" and int(mp["mnt_data"]):
             ump = mp["mnt_data"].cast(gdb.lookup_type("struct ufsmount")
                                       .pointer())
-            fs = ump["um_lfs"].cast(gdb.lookup_type("struct lfs").pointer())
+            fs = ump["um_u"]["lfs"]        # um_lfs, a macro GDB cannot see
             out.append((cstring(mp["mnt_stat"]["f_mntonname"]), fs))
         mp = mp["mnt_list"]["tqe_next"]
     return out

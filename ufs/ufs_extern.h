@@ -8,7 +8,6 @@
 #include "ufs/inode.h"
 
 #define MAKEIMODE(type, mode)	(vttoif(type) | ((mode) & 07777))
-#define UFS_SPECOPS(ip)		((ip)->i_ump->um_specops)
 
 int	ufs_open(struct vnode *, int, struct ucred *);
 int	ufs_close(struct vnode *, int, struct ucred *);

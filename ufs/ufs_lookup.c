@@ -179,7 +179,7 @@ ufs_direnter(struct inode *ip, struct vnode *dvp, struct componentname *cnp)
 		memset(ep, 0, DIRBLKSIZ);
 		dirfill(ep, ip, cnp);
 		ep->d_reclen = DIRBLKSIZ;
-		return UFS_BWRITE(dp, bp);
+		return UFS_BWRITE(dp, bp, UFS_WSYNC);
 	}
 	if ((error = UFS_BLKATOFF(dp, cnp->cn_offset, &res, &bp)) != 0)
 		return error;
@@ -198,7 +198,7 @@ ufs_direnter(struct inode *ip, struct vnode *dvp, struct componentname *cnp)
 		ep->d_reclen = used;
 	}
 	dp->i_flag |= IN_CHANGE | IN_UPDATE;
-	return UFS_BWRITE(dp, bp);
+	return UFS_BWRITE(dp, bp, UFS_WSYNC);
 }
 
 /* Remove the entry ufs_lookup found (DELETE or RENAME). */
@@ -227,7 +227,7 @@ ufs_dirremove(struct vnode *dvp, struct componentname *cnp)
 		ep->d_reclen += ((struct direct *)(res + cnp->cn_count))->d_reclen;
 	}
 	dp->i_flag |= IN_CHANGE | IN_UPDATE;
-	return UFS_BWRITE(dp, bp);
+	return UFS_BWRITE(dp, bp, UFS_WSYNC);
 }
 
 /* Point the entry ufs_lookup found at ip instead (rename over a file). */
@@ -245,7 +245,7 @@ ufs_dirrewrite(struct inode *dp, struct inode *ip, struct componentname *cnp)
 	ep->d_ino = ip->i_number;
 	ep->d_type = IFTODT(ip->i_mode);
 	dp->i_flag |= IN_CHANGE | IN_UPDATE;
-	return UFS_BWRITE(dp, bp);
+	return UFS_BWRITE(dp, bp, UFS_WSYNC);
 }
 
 /* Does the directory hold only "." and ".."?  (1 yes, 0 no) */

@@ -1,12 +1,13 @@
 /*
  * Reading and writing file data, shared by every layout (4.4BSD
- * ufs_readwrite.c).  Reads go block by block through the buffer cache,
- * starting the next block's read early when the file continues, or, on
- * a file system that clusters (EFS, LFS), through cluster_read and its
- * adaptive read-ahead.  Writes get their block from the layout's balloc
- * (which allocates disk space, or for LFS reserves it) and hand it back
- * as a delayed write (LFS: onto the LOCKED queue); a filled block goes to cluster_write on EFS, and
- * straight to disk asynchronously on FFS.
+ * ufs_readwrite.c).  Reads go block by block through the layout's
+ * blkatoff, which knows the block's size and how to read ahead (FFS the
+ * next block, EFS and LFS through cluster_read's adaptive window).
+ * Writes get their block from the layout's balloc (which allocates disk
+ * space, or for LFS reserves it), copy the data in, and hand the block
+ * back through the layout's bwrite, saying whether it was filled: FFS
+ * then starts it, EFS adds it to a cluster, LFS locks it in the cache
+ * for the segment writer either way.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -23,32 +24,21 @@ ufs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	struct ufsmount *ump = ip->i_ump;
 	int bsize = ump->um_bsize, error = 0;
 	struct buf *bp;
+	char *res;
 
-	(void)ioflag, (void)cred;
 	if (uio->uio_offset < 0)
 		return EINVAL;
 	vn_lock(vp);
 	while (uio->uio_resid > 0) {
 		off_t left = (off_t)ip->i_size - uio->uio_offset;
-		daddr_t lbn = uio->uio_offset >> ump->um_bshift;
-		int on = uio->uio_offset & (bsize - 1);
-		int size = ump->um_blksize(ip, lbn), n;
+		int on = uio->uio_offset & (bsize - 1), n;
 
 		if (left <= 0)
 			break;
 		n = MIN(MIN(bsize - on, uio->uio_resid), left);
-		if ((vp->v_mount->mnt_flag & MNT_CLUSTERREAD) && size == bsize)
-			error = cluster_read(vp, ip->i_size, lbn, size, &bp);
-		else if (lblktosize_(ump, lbn + 1) < (off_t)ip->i_size)
-			error = breada(vp, lbn, size, lbn + 1,
-			    ump->um_blksize(ip, lbn + 1), &bp);
-		else
-			error = bread(vp, lbn, size, &bp);
-		if (error) {
-			brelse(bp);
+		if ((error = UFS_BLKATOFF(ip, uio->uio_offset, &res, &bp)) != 0)
 			break;
-		}
-		error = uiomove(bp->b_data + on, n, uio);
+		error = uiomove(res, n, uio);
 		brelse(bp);
 		if (error)
 			break;
@@ -99,15 +89,8 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		/* The size grows only by data that arrived (not on EFAULT). */
 		if (uio->uio_offset > (off_t)ip->i_size)
 			ip->i_size = uio->uio_offset;
-		if (ioflag & IO_SYNC)
-			error = UFS_BWRITE(ip, bp);
-		else if ((vp->v_mount->mnt_flag & MNT_CLUSTERWRITE) &&
-		    on + n == bsize)
-			cluster_write(bp, ip->i_size);
-		else if (ump->um_asyncfull && on + n == bsize)
-			bawrite(bp);
-		else
-			UFS_BDWRITE(ip, bp);
+		error = UFS_BWRITE(ip, bp, (ioflag & IO_SYNC) ? UFS_WSYNC :
+		    on + n == bsize ? UFS_WFULL : UFS_WDELAY);
 		ip->i_flag |= IN_CHANGE | IN_UPDATE;
 		if (error)
 			break;

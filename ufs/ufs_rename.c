@@ -36,7 +36,7 @@ set_dotdot(struct inode *ip, ino_t parent)
 		return ENOTDIR;
 	}
 	ep->d_ino = parent;
-	return UFS_BWRITE(ip, bp);
+	return UFS_BWRITE(ip, bp, UFS_WSYNC);
 }
 
 /* Step 2: enter the target name for fip in tdvp (locked). */

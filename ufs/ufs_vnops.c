@@ -185,7 +185,7 @@ ufs_makeinode(int mode, struct vnode *dvp, struct vnode **vpp,
 	    cnp->cn_cred->cr_uid != 0)
 		ip->i_mode &= ~ISGID;
 	ip->i_flag |= IN_ACCESS | IN_CHANGE | IN_UPDATE;
-	ufs_vinit(tvp, UFS_SPECOPS(ip));
+	ufs_vinit(tvp);
 	if ((error = UFS_UPDATE(ip, 1)) != 0 ||
 	    (error = ufs_direnter(ip, dvp, cnp)) != 0) {
 		ip->i_nlink = 0;
@@ -270,7 +270,7 @@ ufs_mkdir(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
 	ip->i_mode = IFDIR | (va->va_mode & 07777);
 	ip->i_nlink = 2;
 	ip->i_flag |= IN_ACCESS | IN_CHANGE | IN_UPDATE;
-	ufs_vinit(tvp, UFS_SPECOPS(ip));
+	ufs_vinit(tvp);
 	if ((error = UFS_UPDATE(ip, 1)) != 0)
 		goto bad;
 	/* The parent gains a link ("..") before the child is written. */
@@ -295,7 +295,7 @@ ufs_mkdir(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
 	ip->i_size = DIRBLKSIZ;
 	ip->i_flag |= IN_CHANGE | IN_UPDATE;
 	memcpy(bp->b_data, &dirt, sizeof(dirt));
-	if ((error = UFS_BWRITE(ip, bp)) != 0)
+	if ((error = UFS_BWRITE(ip, bp, UFS_WSYNC)) != 0)
 		goto badparent;
 	if ((error = ufs_direnter(ip, dvp, cnp)) != 0)
 		goto badparent;
