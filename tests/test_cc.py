@@ -78,3 +78,17 @@ def test_linux_layer_from_inside(guest: Guest) -> None:
     # The unsupported call is named on the console once, and gets ENOSYS.
     assert "system call 26 is not supported: ENOSYS" in out, out
     assert "ptrace, not in the table, says ENOSYS: ok" in out, out
+
+
+def test_kernel_threads_survive_linux_programs(tmp_path) -> None:
+    """After a Linux program, the CPU's %gs held the selector of its TLS slot;
+    an interrupt in a kernel thread (whose slot is empty) then faulted in
+    trapret.  Compiles while the update daemon syncs every second give those
+    interrupts many chances."""
+    with Guest(tmp_path, kargs="syncinterval=1") as g:
+        g.ok("cd /tmp && cp -r /usr/tests/cc/multi m")
+        for _ in range(6):
+            g.ok("cd /tmp/m && make -s clean && make -s && ./calc > /dev/null",
+                 timeout=COMPILE_TIMEOUT)
+            g.ok("/usr/tests/linuxtest /tmp > /dev/null")
+        assert "panic" not in g.ok("echo alive") + g.boot_log
