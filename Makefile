@@ -14,19 +14,23 @@
 # command line), ACCEL=tcg|kvm, SD1=IMG (boot on a copy of IMG as sd1).
 
 B	:= build
+GEN	:= $(B)/gen
 PY	:= /usr/bin/python3
 CC	:= gcc
 LD	:= ld -m elf_i386
 GCCINC	:= $(shell $(CC) -m32 -print-file-name=include)
 LIBGCC	:= $(shell $(CC) -m32 -print-libgcc-file-name)
 
-# Frame pointers keep panic backtraces and GDB's "bt" honest.
-COMMON	:= -m32 -march=i686 -O2 -g -Wall -ffreestanding -fno-pic -fno-pie \
-	   -fno-stack-protector -fno-builtin -fno-omit-frame-pointer \
-	   -fno-asynchronous-unwind-tables -nostdinc -isystem $(GCCINC) -MMD -MP
-KCFLAGS	:= $(COMMON) -I. -DKERNEL
-UCFLAGS	:= $(COMMON) -isystem lib/libc/include -I.
-HCFLAGS	:= -O2 -g -Wall -iquote . -DHOSTBUILD
+# Frame pointers keep panic backtraces and GDB's "bt" honest.  With
+# -Wmissing-prototypes a function is either static or declared in its
+# subsystem's header, so a caller and the definition cannot disagree.
+COMMON	:= -m32 -march=i686 -O2 -g -Wall -Wmissing-prototypes \
+	   -ffreestanding -fno-pic -fno-pie -fno-stack-protector -fno-builtin \
+	   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables -nostdinc \
+	   -isystem $(GCCINC) -MMD -MP
+KCFLAGS	:= $(COMMON) -I. -I$(GEN) -DKERNEL
+UCFLAGS	:= $(COMMON) -isystem lib/libc/include -I. -I$(GEN)
+HCFLAGS	:= -O2 -g -Wall -Wmissing-prototypes -iquote . -DHOSTBUILD
 
 DISK	?= hp97560
 ROOTDISK ?= none
@@ -52,12 +56,26 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# ---------------------------------------------------------------- syscalls
+# One list, kern/syscalls.master, makes the numbers, the argument
+# structures, the kernel's table and libc's stubs (kern/makesyscalls.py).
+SYSGEN	:= $(GEN)/sys/syscall.h $(GEN)/kern/syscallargs.h \
+	   $(GEN)/kern/init_sysent.c $(GEN)/lib/libc/sys/syscalls.S
+$(SYSGEN) &: kern/syscalls.master kern/makesyscalls.py
+	$(PY) kern/makesyscalls.py kern/syscalls.master $(GEN)
+
 # ---------------------------------------------------------------- kernel
 KSRCS	:= $(wildcard kern/*.c kern/i386/*.c kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c compat/linux/*.c) \
 	   kern/i386/locore.S kern/i386/copy.S
-KOBJS	:= $(patsubst %,$(B)/k/%.o,$(basename $(KSRCS)))
+KOBJS	:= $(patsubst %,$(B)/k/%.o,$(basename $(KSRCS))) \
+	   $(B)/k/gen/kern/init_sysent.o
 
-$(B)/k/%.o: %.c
+# The generated headers come first: the .d files name them only after a
+# first compile.
+$(B)/k/%.o: %.c | $(SYSGEN)
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -c $< -o $@
+$(B)/k/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -c $< -o $@
 # Students step through roll-forward in GDB: keep its locals visible.
@@ -79,12 +97,16 @@ kernel: $(B)/kernel
 
 # ---------------------------------------------------------------- userland
 LIBC_SRCS := $(shell find lib/libc -path lib/libc/include -prune -o \( -name '*.c' -o -name '*.S' \) -print 2>/dev/null)
-LIBC_OBJS := $(patsubst %,$(B)/u/%.o,$(basename $(LIBC_SRCS)))
+LIBC_OBJS := $(patsubst %,$(B)/u/%.o,$(basename $(LIBC_SRCS))) \
+	     $(B)/u/gen/lib/libc/sys/syscalls.o
 
-$(B)/u/%.o: %.c
+$(B)/u/%.o: %.c | $(SYSGEN)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -c $< -o $@
-$(B)/u/%.o: %.S
+$(B)/u/%.o: %.S | $(SYSGEN)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -c $< -o $@
+$(B)/u/gen/%.o: $(GEN)/%.S
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -c $< -o $@
 
@@ -95,13 +117,19 @@ $(B)/lib/crt0.o: $(B)/u/lib/csu/crt0.o
 	@mkdir -p $(@D)
 	cp $< $@
 
+# The sources the file-system tools share, in each guest build (usr.sbin,
+# libexec) and each host build (usr.sbin); tests/host/toolbuild.py reads
+# this line too.
+TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/fsutil.c lib/fsutil/partition.c lib/fsutil/dinode.c lib/fsutil/lfs_read.c
+TOOLOBJS := $(patsubst %.c,$(B)/u/%.o,$(TOOLSHARED))
+
 # Each program is a folder: bin/NAME -> /bin/NAME, sbin/NAME -> /sbin/NAME,
 # usr.sbin/NAME -> /usr/sbin/NAME (and a host build in $(B)/host/NAME),
 # libexec/NAME -> /usr/libexec/NAME (daemons other programs start; guest
 # only), tests/prog/NAME -> /usr/tests/NAME (in-guest test programs).
 PROGDIRS := $(patsubst %/,%,$(wildcard bin/*/ sbin/*/ usr.sbin/*/ libexec/*/ tests/prog/*/))
 define prog
-$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(B)/u/ffs/ffs_subr.o $(B)/u/lfs/lfs_subr.o $(B)/u/lib/fsutil/partition.o $(B)/u/lib/fsutil/dinode.o $(B)/u/lib/fsutil/lfs_read.o) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(B)/lib/libc.a lib/user.ld
+$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(TOOLOBJS)) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(B)/lib/libc.a lib/user.ld
 	@mkdir -p $$(@D)
 	$(LD) -static -nostdlib -T lib/user.ld -o $$@ $(B)/lib/crt0.o $$(filter %.o,$$(filter-out $(B)/lib/crt0.o,$$^)) $(B)/lib/libc.a $(LIBGCC)
 	@if [ -f $(1)/LINKS ]; then for l in $$$$(cat $(1)/LINKS); do ln -f $$@ $$(@D)/$$$$l; done; fi
@@ -109,8 +137,6 @@ PROGS += $(2)
 endef
 $(foreach d,$(PROGDIRS),$(eval $(call prog,$(d),$(B)/root/$(subst libexec/,usr/libexec/,$(subst tests/prog,usr/tests,$(subst usr.sbin,usr/sbin,$(d)))))))
 
-# Shared sources of the file-system tools, compiled into each tool.
-TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/partition.c lib/fsutil/dinode.c lib/fsutil/lfs_read.c
 HOSTTOOLS := $(patsubst usr.sbin/%,$(B)/host/%,$(wildcard usr.sbin/*))
 $(B)/host/%: usr.sbin/%/*.c $(TOOLSHARED) $(wildcard sys/*.h sys/ufs/*.h lib/fsutil/*.h)
 	@mkdir -p $(@D)

@@ -225,7 +225,6 @@ ffs_alloc(struct inode *ip, daddr_t lbn, daddr_t bpref, int size,
 	daddr_t bno;
 	int cg;
 
-	(void)lbn;
 	*bnp = 0;
 	if (size == fs->fs_bsize && fs->fs_cstotal.cs_nbfree == 0)
 		goto nospace;
@@ -528,7 +527,6 @@ ffs_valloc(struct inode *pip, int mode, struct ucred *cred,
 	ino_t ino, ipref;
 	int error;
 
-	(void)cred;
 	*vpp = NULL;
 	if (fs->fs_cstotal.cs_nifree == 0)
 		goto noinodes;

@@ -43,7 +43,7 @@ int	ffs_balloc(struct inode *, daddr_t lbn, int size, struct ucred *,
 
 /* ffs_inode.c */
 int	ffs_update(struct inode *, int waitfor);
-int	ffs_truncate(struct inode *, off_t length, int flags, struct ucred *);
+int	ffs_truncate(struct inode *, off_t length, struct ucred *);
 
 /* ffs_vfsops.c */
 int	ffs_vget(struct mount *, ino_t, struct vnode **);

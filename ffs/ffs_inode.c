@@ -132,7 +132,7 @@ ffs_truncbuf(struct vnode *vp, daddr_t lastblock)
 }
 
 int
-ffs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
+ffs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 {
 	struct fs *fs = ITOFS(ip);
 	struct vnode *vp = ITOV(ip);
@@ -143,7 +143,7 @@ ffs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 	off_t osize = ip->i_size;
 	struct buf *bp;
 
-	(void)flags;
+	KASSERT(VOP_ISLOCKED(vp));
 	if (length < 0)
 		return EINVAL;
 	if (vp->v_type == VLNK && osize < (off_t)ip->i_ump->um_maxsymlinklen &&

@@ -106,7 +106,6 @@ void	bremfree(struct buf *);
 void	bgetvp(struct vnode *, struct buf *);
 void	brelvp(struct buf *);
 void	reassignbuf(struct buf *, struct vnode *);
-int	vfs_bufstats(void *uaddr);
 
 /* the device queue, sorted for the elevator (4.4BSD disksort) */
 struct buf_queue {

@@ -378,6 +378,5 @@ out:
 int
 sys_execve(struct proc *p, struct execve_args *uap, int *retval)
 {
-	(void)retval;
 	return kern_execve(p, uap->path, UIO_USERSPACE, uap->argp, uap->envp);
 }

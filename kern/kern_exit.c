@@ -88,7 +88,6 @@ exit1(struct proc *p, int status)
 int
 sys_exit(struct proc *p, struct exit_args *uap, int *retval)
 {
-	(void)retval;
 	exit1(p, W_EXITCODE(uap->rval & 0xff, 0));
 }
 

@@ -8,6 +8,7 @@
 #include "kern/proc.h"
 #include "kern/file.h"
 #include "kern/vnode.h"
+#include "kern/syscallargs.h"
 #include "kern/i386/cpu.h"
 #include "kern/i386/machdep.h"
 #include "kern/i386/pmap.h"
@@ -19,7 +20,6 @@ sys_fork(struct proc *p, void *uap, int *retval)
 	struct trapframe *tf;
 	struct context *ctx;
 
-	(void)uap;
 	if ((c = proc_alloc()) == NULL)
 		return EAGAIN;
 	if ((c->p_pmap = pmap_create()) == NULL ||

@@ -119,7 +119,6 @@ sys_getproc(struct proc *p, struct getproc_args *uap, int *retval)
 	struct kinfo_proc kp;
 	int i, n = 0, error;
 
-	(void)p;
 	if (uap->count < 0)
 		return EINVAL;
 	for (i = 0; i < NPROC; i++) {

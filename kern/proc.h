@@ -112,12 +112,14 @@ void	mi_switch(void);
 void	scheduler(void) __attribute__((noreturn));
 void	sleep_timeouts(void);
 
-/* processes: kern_proc.c, kern_fork.c, kern_exit.c */
+/* processes: kern_proc.c, kern_fork.c, kern_exit.c, kern_exec.c */
 struct proc *pfind(pid_t);
 struct proc *proc_alloc(void);
 void	proc_free(struct proc *);
 struct proc *kthread_create(void (*fn)(void *), void *arg, const char *name);
 void	exit1(struct proc *, int status) __attribute__((noreturn));
+int	kern_execve(struct proc *, const char *path, int segflg,
+	    char **argp, char **envp);
 int	suser(struct proc *);
 
 /* signals: kern_sig.c */

@@ -62,6 +62,7 @@ getnewvnode(struct mount *mp, const struct vnodeops *ops, struct vnode **vpp)
 			break;
 	}
 	memset(vp, 0, sizeof(*vp));
+	lockinit(&vp->v_lock, "vnlock");
 	vp->v_op = ops;
 	vp->v_type = VNON;
 	vp->v_usecount = 1;
@@ -149,29 +150,13 @@ vput(struct vnode *vp)
 void
 vn_lock(struct vnode *vp)
 {
-	int s = splhigh();
-
-	while (vp->v_locked) {
-		if (vp->v_locker == curproc)
-			panic("vn_lock: vnode %p locked against myself", vp);
-		vp->v_lockwanted = 1;
-		tsleep(&vp->v_locked, 0, "vnlock", 0);
-	}
-	vp->v_locked = 1;
-	vp->v_locker = curproc;
-	splx(s);
+	lockacquire(&vp->v_lock);
 }
 
 void
 VOP_UNLOCK(struct vnode *vp)
 {
-	KASSERT(vp->v_locked);
-	vp->v_locked = 0;
-	vp->v_locker = NULL;
-	if (vp->v_lockwanted) {
-		vp->v_lockwanted = 0;
-		wakeup(&vp->v_locked);
-	}
+	lockrelease(&vp->v_lock);
 }
 
 /* A write of bp finished: the vnode has one fewer in progress. */

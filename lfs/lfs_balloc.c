@@ -76,7 +76,6 @@ lfs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 	int num, k, need, used = 0, error, isnew;
 	int32_t *ptr;
 
-	(void)size;
 	*bpp = NULL;
 	if (lbn < 0)
 		return EFBIG;

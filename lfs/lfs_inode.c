@@ -27,7 +27,6 @@
 int
 lfs_update(struct inode *ip, int waitfor)
 {
-	(void)waitfor;
 	ufs_itimes(ip);
 	if (ITOV(ip)->v_mount->mnt_flag & MNT_RDONLY)
 		ip->i_flag &= ~IN_MODIFIED;
@@ -61,6 +60,22 @@ lfs_inactive(struct vnode *vp)
 		ITOLFS(VTOI(vp))->lfs_nheld++;
 	}
 	return error;
+}
+
+/*
+ * Vnodes held for unwritten changes (lfs_inactive) cannot be reused;
+ * when they are a quarter of the table, write them so they can go.  Not
+ * from inside a dirop, whose end the writer would wait for.
+ */
+void
+lfs_checkheld(struct mount *mp)
+{
+	struct lfs *fs = VFSTOLFS(mp);
+
+	if (fs->lfs_nheld > desiredvnodes / 4 && !lockbusy(&fs->lfs_seglock) &&
+	    curproc != NULL && curproc->p_lfsdirop == 0 &&
+	    !(mp->mnt_flag & MNT_RDONLY))
+		lfs_segwrite(mp, 0);
 }
 
 /* A block of the file is gone: its space is no longer live. */
@@ -142,7 +157,7 @@ lfs_dropbuf(struct buf *bp)
 }
 
 int
-lfs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
+lfs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 {
 	struct lfs *fs = ITOLFS(ip);
 	struct ufsmount *ump = ip->i_ump;
@@ -152,7 +167,7 @@ lfs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 	off_t osize = ip->i_size;
 	struct buf *bp;
 
-	(void)flags;
+	KASSERT(VOP_ISLOCKED(vp));
 	if (length < 0)
 		return EINVAL;
 	if (vp->v_flag & VSYSTEM)

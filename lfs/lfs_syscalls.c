@@ -34,7 +34,7 @@
 #include <sys/time.h>
 
 /* The read-write LFS whose statfs f_fsid is *ufsid (a user address). */
-static int
+int
 lfs_fsidmount(const fsid_t *ufsid, struct mount **mpp, int rw)
 {
 	struct mount *mp;
@@ -117,7 +117,6 @@ sys_lfs_bmapv(struct proc *p, struct lfs_bmapv_args *uap, int *retval)
 	BLOCK_INFO *bi;
 	int i, error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0 ||
 	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
 		return error;
@@ -136,6 +135,7 @@ static int
 lfs_markblock(struct lfs *fs, struct vnode *vp, BLOCK_INFO *bip)
 {
 	struct buf *bp = getblk(vp, bip->bi_lbn, fs->lfs_dlfs.dlfs_bsize);
+	daddr_t sector;
 	int error;
 
 	if (bp->b_flags & B_DELWRI) {
@@ -143,6 +143,19 @@ lfs_markblock(struct lfs *fs, struct vnode *vp, BLOCK_INFO *bip)
 		return 0;
 	}
 	if (!(bp->b_flags & B_DONE) || (bp->b_flags & B_INVAL)) {
+		/*
+		 * getblk may have slept, and the block been rewritten
+		 * elsewhere meanwhile: the cleaner's copy is good only if the
+		 * block is still where it was read (with the buffer busy, it
+		 * stays there).
+		 */
+		if (ufs_bmaparray(vp, bip->bi_lbn, &sector, NULL) != 0 ||
+		    sector <= 0 ||
+		    lfs_dbtofsb(&fs->lfs_dlfs, sector) != bip->bi_daddr) {
+			bp->b_flags |= B_INVAL;
+			brelse(bp);
+			return 0;
+		}
 		error = copyin(bip->bi_bp, bp->b_data, fs->lfs_dlfs.dlfs_bsize);
 		if (error) {
 			bp->b_flags |= B_INVAL;
@@ -193,17 +206,13 @@ sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
 			vps[n++] = vp;
 	}
 	free(bi);
-	fs->lfs_cleanvps = vps;
-	fs->lfs_ncleanvps = n;
 	if (n > 0) {
-		int e = lfs_segwrite(mp, SEGM_CLEAN | SEGM_SYNC);
+		int e = lfs_segwrite_vnodes(mp, SEGM_CLEAN | SEGM_SYNC, vps, n);
 
 		if (error == 0)
 			error = e;
 		fs->lfs_cleanserial = fs->lfs_dlfs.dlfs_serial;
 	}
-	fs->lfs_cleanvps = NULL;
-	fs->lfs_ncleanvps = 0;
 	for (i = 0; i < n; i++)
 		vrele(vps[i]);
 	free(vps);
@@ -221,7 +230,6 @@ sys_lfs_segclean(struct proc *p, struct lfs_segclean_args *uap, int *retval)
 	u_int32_t sn = uap->segment;
 	int error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0 ||
 	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
 		return error;
@@ -267,7 +275,6 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 	struct timeval tv;
 	int error, timo = 0;
 
-	(void)retval;
 	if ((error = suser(p)) != 0 ||
 	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
 		return error;
@@ -291,61 +298,4 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 		return ENOENT;		/* the file system is going away */
 	}
 	return error == EWOULDBLOCK ? 0 : error;
-}
-
-/* Log blocks not yet written: what avail must add up to. */
-int32_t
-lfs_cleanblocks(struct lfs *fs)
-{
-	struct dlfs *d = &fs->lfs_dlfs;
-	struct lfs_ifref r;
-	int32_t n = lfs_sntod(d, d->dlfs_curseg + 1) - d->dlfs_offset;
-	u_int32_t sn;
-	SEGUSE *sup;
-
-	for (sn = 0; sn < d->dlfs_nseg; sn++) {
-		if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
-			continue;
-		if (!(sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)))
-			n += lfs_sntod(d, sn + 1) - lfs_sbfirstblock(d, sn);
-		lfs_ifput(fs, &r, 0);
-	}
-	return n;
-}
-
-int
-sys_lfsstats(struct proc *p, struct lfsstats_args *uap, int *retval)
-{
-	struct mount *mp;
-	struct lfs *fs;
-	long sb, pb;
-	int error, sn, pn;
-
-	(void)retval;
-	if ((error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
-		return error;
-	fs = VFSTOLFS(mp);
-	lfs_thresholds(&sb, &pb, &sn, &pn);
-	fs->lfs_stats.start_bytes = sb;
-	fs->lfs_stats.stop_bytes = pb;
-	fs->lfs_stats.start_bufs = sn;
-	fs->lfs_stats.stop_bufs = pn;
-	fs->lfs_stats.locked_bufs = locked_queue_count;
-	fs->lfs_stats.locked_bytes = locked_queue_bytes;
-	fs->lfs_stats.clean_segs = fs->lfs_nclean;
-	fs->lfs_stats.bfree = fs->lfs_dlfs.dlfs_bfree;
-	fs->lfs_stats.avail = fs->lfs_dlfs.dlfs_avail;
-	fs->lfs_stats.promised = fs->lfs_nlocked;
-	fs->lfs_stats.cleanblocks = lfs_cleanblocks(fs);
-	memcpy(&fs->lfs_stats.rfw_unclean, fs->lfs_rfwinfo,
-	    sizeof(fs->lfs_rfwinfo));
-	if ((error = copyout(&fs->lfs_stats, uap->buf,
-	    sizeof(fs->lfs_stats))) != 0)
-		return error;
-	if (uap->reset) {
-		if ((error = suser(p)) != 0)
-			return error;
-		memset(&fs->lfs_stats, 0, sizeof(fs->lfs_stats));
-	}
-	return 0;
 }

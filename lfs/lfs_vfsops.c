@@ -184,6 +184,7 @@ lfs_mountrw(struct lfs *fs, const char *path, int writesb)
 	static int told;
 	u_int32_t sn;
 	SEGUSE *sup;
+	int error;
 
 	fs->lfs_nclean = fs->lfs_ndirty = 0;
 	for (sn = 0; sn < d->dlfs_nseg; sn++) {
@@ -212,14 +213,16 @@ lfs_mountrw(struct lfs *fs, const char *path, int writesb)
 	if (!writesb)
 		return 0;
 	fs->lfs_ckpsb = *d;
-	return lfs_writesuper(fs, &fs->lfs_ckpsb);
+	lfs_seglock(fs);
+	error = lfs_writesuper(fs, &fs->lfs_ckpsb);
+	lfs_segunlock(fs);
+	return error;
 }
 
 /* A new inode, in core only: the map says LFS_UNASSIGNED until written. */
 static int
 lfs_newdin(struct ufsmount *ump, ino_t ino, struct dinode *dp)
 {
-	(void)ump;
 	memset(dp, 0, sizeof(*dp));
 	dp->di_inumber = ino;
 	return 0;
@@ -269,6 +272,7 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	ump = malloc(sizeof(*ump), M_WAITOK | M_ZERO);
 	ump->um_lfs = fs = malloc(sizeof(*fs), M_WAITOK | M_ZERO);
 	fs->lfs_ump = ump;
+	lockinit(&fs->lfs_seglock, "seglock");
 	d = &fs->lfs_dlfs;
 	if ((error = lfs_findsb(devvp, fspec, d, &fs->lfs_sbaddr)) != 0)
 		goto out;

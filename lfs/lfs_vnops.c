@@ -1,11 +1,9 @@
 /*
  * LFS vnode operations (4.4BSD lfs_vnops.c): the shared UFS ones, with
  * LFS's answers to thesis table 6-8 behind them (lfs_ufsops), and the
- * directory operations bracketed as thesis 6.3.3 asks: each runs between
- * lfs_dirop_begin and lfs_dirop_end with the vnodes it changes marked,
- * so the segment writer writes them together, with the ifile, in
- * partial segments flagged SS_DIROP.  (In 4.4BSD-Lite2 these wrappers
- * existed but were never put in the table.)
+ * directory operations of lfs_dirop.c, which bracket the UFS ones as
+ * thesis 6.3.3 asks.  (In 4.4BSD-Lite2 those wrappers existed but were
+ * never put in the table.)
  *
  * The ifile is read-only to everyone: it may be read (the cleaner does),
  * never written, truncated, removed or renamed.
@@ -18,8 +16,6 @@
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
 
-#define ISIFILE(vp)	((vp) != NULL && ((vp)->v_flag & VSYSTEM))
-
 static int
 lfs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 {
@@ -29,18 +25,21 @@ lfs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		return EPERM;
 	error = ufs_write(vp, uio, ioflag, cred);
 	if (error == 0 && (ioflag & IO_SYNC))
-		error = lfs_segwrite(vp->v_mount, SEGM_SYNC);
+		error = lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC, &vp, 1);
 	return error;
 }
 
-/* fsync writes a partial segment (with any dirop it depends on). */
+/*
+ * fsync writes the file it is given in a partial segment (with the
+ * dirops it takes part in), not everything dirty: a database's log
+ * force must not carry its data pages along.
+ */
 static int
 lfs_fsync(struct vnode *vp, int waitfor)
 {
-	(void)waitfor;
 	if (vp->v_mount->mnt_flag & MNT_RDONLY)
 		return lfs_update(VTOI(vp), 0);
-	return lfs_segwrite(vp->v_mount, SEGM_SYNC);
+	return lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC, &vp, 1);
 }
 
 static int
@@ -64,124 +63,6 @@ lfs_strategy(struct buf *bp)
 	bp->b_flags |= B_ERROR;
 	biodone(bp);
 	return EIO;
-}
-
-/* A dirop making a new vnode: create, mknod, mkdir. */
-static int
-lfs_dirop_new(int (*op)(struct vnode *, struct vnode **,
-    struct componentname *, struct vattr *), struct vnode *dvp,
-    struct vnode **vpp, struct componentname *cnp, struct vattr *va)
-{
-	int error;
-
-	if ((error = lfs_dirop_begin(dvp, 0)) != 0)
-		return error;
-	lfs_mark(dvp);
-	if ((error = op(dvp, vpp, cnp, va)) == 0)
-		lfs_mark(*vpp);
-	lfs_dirop_end(dvp);
-	return error;
-}
-
-/* A dirop on two existing vnodes: remove, rmdir (frees), link. */
-static int
-lfs_dirop_two(int (*op)(struct vnode *, struct vnode *,
-    struct componentname *), struct vnode *dvp, struct vnode *vp,
-    struct componentname *cnp)
-{
-	int error;
-
-	if (ISIFILE(vp))
-		return EPERM;
-	if ((error = lfs_dirop_begin(dvp, op != ufs_link)) != 0)
-		return error;
-	lfs_mark(dvp);
-	lfs_mark(vp);
-	error = op(dvp, vp, cnp);
-	lfs_dirop_end(dvp);
-	return error;
-}
-
-static int
-lfs_create(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
-    struct vattr *va)
-{
-	return lfs_dirop_new(ufs_create, dvp, vpp, cnp, va);
-}
-
-static int
-lfs_mknod(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
-    struct vattr *va)
-{
-	return lfs_dirop_new(ufs_mknod, dvp, vpp, cnp, va);
-}
-
-static int
-lfs_mkdir(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
-    struct vattr *va)
-{
-	return lfs_dirop_new(ufs_mkdir, dvp, vpp, cnp, va);
-}
-
-static int
-lfs_remove(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
-{
-	return lfs_dirop_two(ufs_remove, dvp, vp, cnp);
-}
-
-static int
-lfs_rmdir(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
-{
-	return lfs_dirop_two(ufs_rmdir, dvp, vp, cnp);
-}
-
-static int
-lfs_link(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
-{
-	return lfs_dirop_two(ufs_link, dvp, vp, cnp);
-}
-
-static int
-lfs_symlink(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
-    struct vattr *va, char *target)
-{
-	int error;
-
-	if ((error = lfs_dirop_begin(dvp, 0)) != 0)
-		return error;
-	lfs_mark(dvp);
-	if ((error = ufs_symlink(dvp, vpp, cnp, va, target)) == 0)
-		lfs_mark(*vpp);
-	lfs_dirop_end(dvp);
-	return error;
-}
-
-static int
-lfs_rename(struct vnode *fdvp, struct vnode *fvp, struct componentname *fcnp,
-    struct vnode *tdvp, struct vnode *tvp, struct componentname *tcnp)
-{
-	int error;
-
-	if (ISIFILE(fvp) || ISIFILE(tvp))
-		error = EPERM;
-	else
-		error = lfs_dirop_begin(fdvp, 0);
-	if (error) {
-		/* ufs_rename's contract: it releases the vnodes. */
-		vrele(fdvp);
-		vrele(fvp);
-		vrele(tdvp);
-		if (tvp)
-			vrele(tvp);
-		return error;
-	}
-	lfs_mark(fdvp);
-	lfs_mark(fvp);
-	lfs_mark(tdvp);
-	lfs_mark(tvp);
-	error = ufs_rename(fdvp, fvp, fcnp, tdvp, tvp, tcnp);
-	lfs_dirop_end(fdvp);
-	return error;
 }
 
 /*

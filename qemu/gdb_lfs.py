@@ -342,7 +342,7 @@ class LfsSb(LfsCommand):
                      "lfs_dirops", "lfs_writer", "lfs_nlocked"):
             print(f"{name}\t{int(fs[name])}")
         print(f"lfs_ivnode\t{int(fs['lfs_ivnode']):#x}")
-        print(f"lfs_seglock\t{int(fs['lfs_seglock']):#x}")
+        print(f"lfs_seglock\t{int(fs['lfs_seglock']['lk_holder']):#x}")
 
 
 class LfsSegsum(LfsCommand):

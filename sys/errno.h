@@ -1,6 +1,6 @@
 /*
  * Error numbers, as 4.4BSD defines them.  The kernel returns these through
- * the carry flag (see syscall.h); libc stores them in errno.
+ * the carry flag (kern/i386/syscall.c); libc stores them in errno.
  */
 #ifndef _SYS_ERRNO_H_
 #define _SYS_ERRNO_H_

@@ -51,8 +51,7 @@ struct ufs_ops {
 	int	(*uo_valloc)(struct inode *pip, int mode, struct ucred *,
 		    struct vnode **);
 	int	(*uo_vfree)(struct inode *pip, ino_t ino, int mode);
-	int	(*uo_truncate)(struct inode *, off_t length, int flags,
-		    struct ucred *);
+	int	(*uo_truncate)(struct inode *, off_t length, struct ucred *);
 	int	(*uo_update)(struct inode *, int waitfor);
 	int	(*uo_bwrite)(struct inode *, struct buf *, int how);
 	int	(*uo_vget)(struct mount *, ino_t, struct vnode **);
@@ -124,7 +123,7 @@ struct inode {
 #define UFS_BLKATOFF(ip, off, res, bpp) UFS_OPS(ip)->uo_blkatoff((ip), (off), (res), (bpp))
 #define UFS_VALLOC(pip, mode, cred, vpp) UFS_OPS(pip)->uo_valloc((pip), (mode), (cred), (vpp))
 #define UFS_VFREE(pip, ino, mode)	UFS_OPS(pip)->uo_vfree((pip), (ino), (mode))
-#define UFS_TRUNCATE(ip, len, fl, cred)	UFS_OPS(ip)->uo_truncate((ip), (len), (fl), (cred))
+#define UFS_TRUNCATE(ip, len, cred)	UFS_OPS(ip)->uo_truncate((ip), (len), (cred))
 #define UFS_UPDATE(ip, waitfor)		UFS_OPS(ip)->uo_update((ip), (waitfor))
 #define UFS_BWRITE(ip, bp, how)		UFS_OPS(ip)->uo_bwrite((ip), (bp), (how))
 #define UFS_VGET(ip, ino, vpp)		UFS_OPS(ip)->uo_vget((ip)->i_ump->um_mountp, (ino), (vpp))
@@ -170,8 +169,7 @@ int	ufs_lookup(struct vnode *, struct vnode **, struct componentname *);
 int	ufs_direnter(struct inode *ip, struct vnode *dvp, struct componentname *);
 int	ufs_dirremove(struct vnode *dvp, struct componentname *);
 int	ufs_dirrewrite(struct inode *dp, struct inode *ip, struct componentname *);
-int	ufs_dirempty(struct inode *, ino_t parentino, struct ucred *);
-int	ufs_checkpath(struct inode *source, struct inode *target, struct ucred *);
+int	ufs_dirempty(struct inode *);
 
 /* ufs_readwrite.c */
 struct uio;

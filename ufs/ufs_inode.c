@@ -96,7 +96,7 @@ ufs_inactive(struct vnode *vp)
 		return 0;
 	if (ip->i_nlink <= 0 && !(vp->v_mount->mnt_flag & MNT_RDONLY)) {
 		vn_lock(vp);
-		error = UFS_TRUNCATE(ip, 0, 0, NULL);
+		error = UFS_TRUNCATE(ip, 0, NULL);
 		ip->i_din.di_rdev = 0;
 		mode = ip->i_mode;
 		ip->i_mode = 0;

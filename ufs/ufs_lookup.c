@@ -53,6 +53,7 @@ ufs_lookup(struct vnode *vdp, struct vnode **vpp, struct componentname *cnp)
 	ino_t ino = 0;
 	char *base = NULL;
 
+	KASSERT(VOP_ISLOCKED(vdp));
 	*vpp = NULL;
 	if ((error = VOP_ACCESS(vdp, VEXEC, cnp->cn_cred)) != 0)
 		return error;
@@ -165,6 +166,7 @@ ufs_direnter(struct inode *ip, struct vnode *dvp, struct componentname *cnp)
 	struct buf *bp;
 	char *res;
 
+	KASSERT(VOP_ISLOCKED(dvp));
 	if (cnp->cn_count == 0) {
 		/* No room: a new chunk at the end of the directory. */
 		off_t off = cnp->cn_offset;
@@ -211,6 +213,7 @@ ufs_dirremove(struct vnode *dvp, struct componentname *cnp)
 	char *res;
 	int error;
 
+	KASSERT(VOP_ISLOCKED(dvp));
 	if (cnp->cn_count == 0) {
 		/* First in its chunk: mark it empty. */
 		error = UFS_BLKATOFF(dp, cnp->cn_offset, &res, &bp);
@@ -239,6 +242,7 @@ ufs_dirrewrite(struct inode *dp, struct inode *ip, struct componentname *cnp)
 	char *res;
 	int error;
 
+	KASSERT(VOP_ISLOCKED(ITOV(dp)));
 	if ((error = UFS_BLKATOFF(dp, cnp->cn_offset, &res, &bp)) != 0)
 		return error;
 	ep = (struct direct *)res;
@@ -250,14 +254,14 @@ ufs_dirrewrite(struct inode *dp, struct inode *ip, struct componentname *cnp)
 
 /* Does the directory hold only "." and ".."?  (1 yes, 0 no) */
 int
-ufs_dirempty(struct inode *ip, ino_t parentino, struct ucred *cred)
+ufs_dirempty(struct inode *ip)
 {
 	int bsize = ip->i_ump->um_bsize;
 	struct buf *bp = NULL;
 	char *base = NULL;
 	off_t off;
 
-	(void)parentino, (void)cred;
+	KASSERT(VOP_ISLOCKED(ITOV(ip)));
 	for (off = 0; off < (off_t)ip->i_size;) {
 		struct direct *ep;
 
@@ -284,65 +288,4 @@ ufs_dirempty(struct inode *ip, ino_t parentino, struct ucred *cred)
 	if (bp)
 		brelse(bp);
 	return 1;
-}
-
-/* The inode number ".." of directory ip names. */
-static int
-dotdot(struct inode *ip, ino_t *inop)
-{
-	struct direct *ep;
-	struct buf *bp;
-	char *res;
-	int error;
-
-	if ((error = UFS_BLKATOFF(ip, 0, &res, &bp)) != 0)
-		return error;
-	ep = (struct direct *)res;
-	ep = (struct direct *)(res + ep->d_reclen);	/* after "." */
-	if (dirbad(ep, ((struct direct *)res)->d_reclen) ||
-	    ep->d_namlen != 2 || ep->d_name[0] != '.' || ep->d_name[1] != '.') {
-		brelse(bp);
-		return ENOTDIR;
-	}
-	*inop = ep->d_ino;
-	brelse(bp);
-	return 0;
-}
-
-/*
- * Renaming directory source into directory target: target must not be
- * source or below it, or the tree would come loose.  EINVAL if it is.
- */
-int
-ufs_checkpath(struct inode *source, struct inode *target, struct ucred *cred)
-{
-	struct vnode *vp;
-	ino_t ino = target->i_number, parent;
-	int error = 0, depth = 0;
-
-	(void)cred;
-	if (ino == source->i_number)
-		return EINVAL;
-	if (ino == ROOTINO)
-		return 0;
-	vp = ITOV(target);
-	vref(vp);
-	for (;;) {
-		struct inode *ip = VTOI(vp);
-
-		if ((error = dotdot(ip, &parent)) != 0)
-			break;
-		if (parent == source->i_number) {
-			error = EINVAL;
-			break;
-		}
-		if (parent == ROOTINO || parent == ip->i_number ||
-		    ++depth > 1000)
-			break;
-		vrele(vp);
-		if ((error = UFS_VGET(source, parent, &vp)) != 0)
-			return error;
-	}
-	vrele(vp);
-	return error;
 }

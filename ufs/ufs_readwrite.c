@@ -100,13 +100,13 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		ip->i_mode &= ~(ISUID | ISGID);
 	if (error && (ioflag & IO_UNIT)) {
 		/* All or nothing (write(2)): undo this write's growth. */
-		UFS_TRUNCATE(ip, osize, 0, cred);
+		UFS_TRUNCATE(ip, osize, cred);
 		uio->uio_offset -= resid - uio->uio_resid;
 		uio->uio_resid = resid;
 	} else if (error) {
 		/* Free any block allocated past the end for data that never
 		 * came; what did arrive stays, and counts as written. */
-		UFS_TRUNCATE(ip, ip->i_size, 0, cred);
+		UFS_TRUNCATE(ip, ip->i_size, cred);
 		if (resid > uio->uio_resid)
 			error = 0;
 	} else if (resid > uio->uio_resid && (ioflag & IO_SYNC))

@@ -27,14 +27,12 @@
 int
 ufs_open(struct vnode *vp, int mode, struct ucred *cred)
 {
-	(void)vp, (void)mode, (void)cred;
 	return 0;
 }
 
 int
 ufs_close(struct vnode *vp, int fflag, struct ucred *cred)
 {
-	(void)fflag, (void)cred;
 	if (vp->v_usecount > 1)
 		ufs_itimes(VTOI(vp));
 	return 0;
@@ -119,7 +117,7 @@ ufs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
 			return EISDIR;
 		if (vp->v_type == VREG) {
 			vn_lock(vp);
-			error = UFS_TRUNCATE(ip, va->va_size, 0, cred);
+			error = UFS_TRUNCATE(ip, va->va_size, cred);
 			VOP_UNLOCK(vp);
 			if (error)
 				return error;
@@ -232,9 +230,9 @@ ufs_link(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
 	struct inode *ip = VTOI(vp);
 	int error;
 
+	KASSERT(VOP_ISLOCKED(vp));
 	if (ip->i_nlink >= LINK_MAX)
 		return EMLINK;
-	vn_lock(vp);
 	ip->i_nlink++;
 	ip->i_flag |= IN_CHANGE;
 	if ((error = UFS_UPDATE(ip, 1)) == 0)
@@ -243,7 +241,6 @@ ufs_link(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
 		ip->i_nlink--;
 		ip->i_flag |= IN_CHANGE;
 	}
-	VOP_UNLOCK(vp);
 	return error;
 }
 
@@ -317,7 +314,7 @@ ufs_rmdir(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
 	struct inode *ip = VTOI(vp), *dp = VTOI(dvp);
 	int error;
 
-	if (ip->i_nlink != 2 || !ufs_dirempty(ip, dp->i_number, cnp->cn_cred))
+	if (ip->i_nlink != 2 || !ufs_dirempty(ip))
 		return ENOTEMPTY;
 	if ((error = ufs_dirremove(dvp, cnp)) != 0)
 		return error;
@@ -325,7 +322,7 @@ ufs_rmdir(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
 	dp->i_flag |= IN_CHANGE;
 	ip->i_nlink -= 2;
 	ip->i_flag |= IN_CHANGE;
-	return UFS_TRUNCATE(ip, 0, 0, cnp->cn_cred);
+	return UFS_TRUNCATE(ip, 0, cnp->cn_cred);
 }
 
 int
@@ -370,7 +367,6 @@ ufs_readdir(struct vnode *vp, struct uio *uio, struct ucred *cred)
 	struct buf *bp;
 	char *res;
 
-	(void)cred;
 	if (uio->uio_resid < DIRBLKSIZ || (uio->uio_offset & (DIRBLKSIZ - 1)))
 		return EINVAL;
 	vn_lock(vp);
@@ -424,6 +420,5 @@ int
 ufs_ioctl(struct vnode *vp, u_long cmd, caddr_t data, int fflag,
     struct ucred *cred)
 {
-	(void)vp, (void)cmd, (void)data, (void)fflag, (void)cred;
 	return ENOTTY;
 }

@@ -18,6 +18,8 @@ void	fpu_clean(u_int8_t *area);
 void	fpu_save(u_int8_t *area);
 void	fpu_restore(const u_int8_t *area);
 void	trap(struct trapframe *);
+void	syscall(struct trapframe *);	/* from trap(): kern/i386/syscall.c */
+void	hardclock(struct trapframe *);	/* from trap(): kern/i386/clock.c */
 extern void trapret(void);
 
 /* interrupts: the two 8259 PICs, IRQ 0..15 */

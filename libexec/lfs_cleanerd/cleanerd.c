@@ -64,7 +64,6 @@ usage(void)
 static void
 onsignal(int sig)
 {
-	(void)sig;
 	done = 1;
 }
 

@@ -78,6 +78,7 @@ def record(workdir: Path, workload: str, seed: int) -> Recording:
         for op in ops_of(out):
             model.apply(op)
         g.ok("umount /mnt")
+        model.synced = len(model.ops)
         g.ok(mount_cmd(workload))
         rec = Recording(workload, seed, model, len(model.ops), count_writes(log), 0)
         g.send(f"/usr/tests/crashwork run {workload} {seed} /mnt; echo __RUN__$?\n")

@@ -48,6 +48,18 @@ def test_a_partly_written_file_may_miss_data_it_never_fsynced():
     assert k == 1 and not why          # S1 or S2: the namespace is the same
 
 
+def test_fsync_makes_its_own_file_durable_not_the_others():
+    m = Model()
+    for op in ["create a", "write a 0 6000 7", "fsync a", "create c",
+               "write a 0 100 9", "fsync c"]:
+        m.apply(op)
+    # After fsync c, a may still hold what its own fsync wrote (V1), not V2.
+    k, why = m.check(digest({"a": V1, "c": b""}), 6, 0)
+    assert k == 6 and not why
+    k, why = m.check(digest({"a": b"x" * 6000, "c": b""}), 6, 0)
+    assert k is None and "block 0" in why
+
+
 def test_fsynced_data_that_is_missing_or_garbage_fails():
     m = model()
     k, why = m.check(digest({"a": V1[:4096]}), 3, 0)

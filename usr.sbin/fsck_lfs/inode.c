@@ -146,7 +146,6 @@ ifaddrs(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
 {
 	u_int32_t *addr = arg;
 
-	(void)ino;
 	if (lbn >= 0 && (u_int32_t)lbn < ifnblk)
 		addr[lbn] = *ptr;
 }
@@ -354,7 +353,6 @@ static void
 countblk(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
 {
 
-	(void)lbn, (void)arg;
 	if (*ptr >= fs.dlfs_size)
 		return;
 	live[lfs_dtosn(&fs, *ptr)] += fs.dlfs_bsize;

@@ -56,30 +56,6 @@ usage(void)
 	exit(1);
 }
 
-void
-fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(1);
-}
-
-void *
-emalloc(size_t n)
-{
-	void *p;
-
-	if ((p = malloc(n)) == NULL)
-		fatal("out of memory");
-	memset(p, 0, n);
-	return (p);
-}
-
 /* A decimal option argument within [min, max]. */
 static int
 number(const char *arg, const char *what, long min, long max)

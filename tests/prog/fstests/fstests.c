@@ -33,8 +33,6 @@ test_names(long bsize)
 	ino_t f;
 	int fd, old, n;
 
-	(void)bsize;
-
 	mkdir(path("a"), 0755);
 	mkdir(path("b"), 0755);
 	fd = open(path("a/f"), O_CREAT | O_WRONLY, 0644);
@@ -280,8 +278,6 @@ test_bigdir(long bsize)
 	static char seen[NDIRFILES];
 	int i, fd, made = 0, once = 0, others, dots, gone = 0;
 
-	(void)bsize;
-
 	mkdir(path("dir"), 0755);
 	for (i = 0; i < NDIRFILES; i++) {
 		fd = open(path("dir/f%d", i), O_CREAT | O_EXCL | O_WRONLY,
@@ -362,8 +358,6 @@ test_concurrent(long bsize)
 	char why[96] = "";
 	off_t bad;
 
-	(void)bsize;
-
 	close(open(path("shared"), O_CREAT | O_WRONLY | O_TRUNC, 0644));
 	for (i = 0; i < NWRITERS + NAPPENDERS; i++) {
 		pids[i] = fork();
@@ -416,8 +410,6 @@ test_enospc(long bsize)
 	struct statfs before, full, after;
 	long long total = 0, written[4] = { 0 };
 	int fds[4], i, n = 0, err = 0, intact = 1;
-
-	(void)bsize;
 
 	sync();
 	statfs(dir, &before);
