@@ -210,23 +210,25 @@ $(B)/sd0.img: $(PROGS) $(CCFILES) $(HOSTTOOLS) $(wildcard etc/*)
 	$(B)/host/newfs -D $(B)/rootfs -P etc/fs.proto $@.tmp > /dev/null
 	mv $@.tmp $@
 $(B)/sd1.img: qemu/disk.py qemu/drivemodel.py
-	$(PY) -c 'import sys; sys.path.insert(0, "qemu"); import disk; disk.make_image("$@", "$(DISK)")'
+	$(PY) -c 'from qemu import disk; disk.make_image("$@", "$(DISK)")'
 
 images: $(B)/sd0.img $(B)/sd1.img
 
 # ---------------------------------------------------------------- run
+# One launcher, python3 -m qemu (qemu/__main__.py), run from the top of the
+# tree: it is the root of the Python packages qemu, tests and bench.
 RUNARGS	:= $(if $(SD1),--sd1-from $(SD1))
 
 qemu: all
-	$(PY) qemu/run.py $(RUNARGS)
+	$(PY) -m qemu boot $(RUNARGS)
 
 qemu-gdb: all
-	$(PY) qemu/run.py --gdb $(RUNARGS)
+	$(PY) -m qemu boot --gdb $(RUNARGS)
 
 # Power cut in the middle of a directory operation, after a checkpoint
 # and a few partial segments (qemu/crashimage.py says what it holds).
 crashimage: all
-	$(PY) qemu/crashimage.py $(B)/crashed-lfs.img
+	$(PY) -m qemu crashimage $(B)/crashed-lfs.img
 
 # In a second terminal: GDB with the generated .gdbinit.  Naming it with -x
 # loads it whatever GDB's auto-load safe-path says.
@@ -237,12 +239,12 @@ gdb:
 test: all
 	$(PY) -m pytest -q -ra tests
 
-# A power cut at every write boundary of the LFS workloads (tests/crash/run.py).
+# A power cut at every write boundary of the LFS workloads (tests/crash).
 crashtest: all
-	$(PY) tests/crash/run.py
+	$(PY) -m qemu crashtest
 
 bench: all
-	$(PY) bench/run.py
+	$(PY) -m qemu bench
 
 clean:
 	rm -rf $(B) .gdbinit

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """The Andrew benchmark (thesis 7.5): single-user on FFS, EFS, LFS and LFS with its
 cleaner (table 7-3), and multi-user (figures 7-6 and 7-7).
 
-    bench/andrew.py [--profile hp97560] [--runs 3] [--users 1,2,4,8] [--user-runs 1]
+    python3 -m bench.andrew [--profile hp97560] [--runs 3] [--users 1,2,4,8] [--user-runs 1]
                     [--no-single | --no-multi] [--thesis] [--out build/bench]
 
 The input is the frozen tree of bench/andrew (24 of our own programs, 67 files,
@@ -54,14 +53,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-TOP = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(TOP / "qemu"))
-sys.path.insert(0, str(TOP / "tests"))
-sys.path.insert(0, str(TOP / "bench"))
-import drivemodel  # noqa: E402
-from guest import Guest  # noqa: E402
-from fs_bandwidth import FS_SECTORS, SYSTEMS  # noqa: E402
-from raw_disk import pyplot  # noqa: E402
+from bench.fs_bandwidth import FS_SECTORS, SYSTEMS
+from bench.raw_disk import TOP, pyplot
+from qemu import drivemodel
+from tests.guest import Guest
 
 PHASES = (1, 2, 3, 4, 5)
 PHASE_NAMES = {1: "MakeDir", 2: "Copy", 3: "ScanDir", 4: "ReadAll", 5: "Make"}

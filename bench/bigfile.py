@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Bigfile (thesis 5.3.2): create, copy and remove sets of large files on FFS, EFS and
 LFS, to measure large-file transfer.
 
-    bench/bigfile.py [--profile hp97560] [--thesis] [--out build/bench]
+    python3 -m bench.bigfile [--profile hp97560] [--thesis] [--out build/bench]
 
 The thesis used it (with Andrew) to show that kernel transaction support costs
 programs that do not use it nothing: "It creates, copies, and removes a set of 10-20
@@ -35,14 +34,10 @@ import tempfile
 import time
 from pathlib import Path
 
-TOP = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(TOP / "qemu"))
-sys.path.insert(0, str(TOP / "tests"))
-sys.path.insert(0, str(TOP / "bench"))
-import drivemodel  # noqa: E402
-from guest import Guest  # noqa: E402
-from raw_disk import pyplot  # noqa: E402
-from andrew import BUFCACHE_KB, IOSTAT, REAL, SINGLE_MEM  # noqa: E402
+from bench.andrew import BUFCACHE_KB, IOSTAT, REAL, SINGLE_MEM
+from bench.raw_disk import TOP, pyplot
+from qemu import drivemodel
+from tests.guest import Guest
 
 QUICK_SETS = ((10, 1), (2, 5), (1, 10))          # (files, MB each)
 THESIS_SETS = ((20, 1), (20, 5), (10, 10))

@@ -2,7 +2,8 @@
  * FFS allocation (4.4BSD ffs_alloc.c, without the rotational-position
  * tables).
  *
- * Policy (BSD-FS-NOTES 5.3): a file's inode goes in its directory's
+ * Policy (McKusick, Joy, Leffler and Fabry, "A Fast File System for UNIX",
+ * ACM TOCS 2(3) 1984, section 3.3): a file's inode goes in its directory's
  * cylinder group, a new directory in a group with many free inodes and
  * few directories; a file's first blocks go near its inode, later ones
  * in sections of fs_maxbpg blocks spread over the groups.  Within a

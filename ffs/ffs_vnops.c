@@ -9,6 +9,7 @@
 #include "kern/buf.h"
 #include "ffs/ffs_extern.h"
 #include "ufs/ufs_extern.h"
+#include <sys/stat.h>
 
 /*
  * blkatoff: the block holding byte offset of a file, in the size FFS
@@ -56,6 +57,15 @@ ffs_bwrite(struct inode *ip, struct buf *bp, int how)
 	return 0;
 }
 
+/* Transaction protection is BSD-LFS's (thesis 5.2): not here. */
+static int
+ffs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
+{
+	if (va->va_flags != (u_int32_t)VNOVAL && (va->va_flags & UF_TXN))
+		return EOPNOTSUPP;
+	return ufs_setattr(vp, va, cred);
+}
+
 static int
 ffs_fsync(struct vnode *vp, int waitfor)
 {
@@ -83,7 +93,7 @@ const struct vnodeops ffs_vnodeops = {
 	.vop_close = ufs_close,
 	.vop_access = ufs_access,
 	.vop_getattr = ufs_getattr,
-	.vop_setattr = ufs_setattr,
+	.vop_setattr = ffs_setattr,
 	.vop_read = ufs_read,
 	.vop_write = ufs_write,
 	.vop_ioctl = ufs_ioctl,

@@ -57,6 +57,7 @@ exit1(struct proc *p, int status)
 		panic("init died (status 0x%x)", status);
 	p->p_flag |= P_WEXIT;
 	p->p_sigmask = ~0u;
+	txn_exit(p);			/* a transaction left running aborts */
 	fdfree(p);
 	if (p->p_cdir)
 		vrele(p->p_cdir);

@@ -20,6 +20,7 @@ struct trapframe;
 struct vnode;
 struct file;
 struct pmap;
+struct txn;
 
 struct context {			/* saved by swtch() */
 	u_int32_t edi, esi, ebx, ebp, eip;
@@ -61,6 +62,7 @@ struct proc {
 	int	p_slpflags;		/* PCATCH: signals interrupt sleep */
 	u_int32_t p_timeout;		/* tick to wake at, or 0 */
 	int	p_lfsdirop;		/* LFS dirops it is inside */
+	struct txn *p_txn;		/* its LFS transaction, or NULL */
 
 	struct file *p_fd[NOFILE];	/* open files */
 	char	p_fdflags[NOFILE];	/* FD_CLOEXEC */
@@ -118,6 +120,7 @@ struct proc *proc_alloc(void);
 void	proc_free(struct proc *);
 struct proc *kthread_create(void (*fn)(void *), void *arg, const char *name);
 void	exit1(struct proc *, int status) __attribute__((noreturn));
+void	txn_exit(struct proc *);	/* lfs/lfs_txn.c: abort its txn */
 int	kern_execve(struct proc *, const char *path, int segflg,
 	    char **argp, char **envp);
 int	suser(struct proc *);

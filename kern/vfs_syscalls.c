@@ -488,6 +488,43 @@ sys_fchmod(struct proc *p, struct fchmod_args *uap, int *retval)
 	return chmod_vp(p, vp, uap->mode);
 }
 
+/* chflags and fchflags: set the file's flags (sys/stat.h: UF_TXN). */
+static int
+chflags_vp(struct proc *p, struct vnode *vp, u_int32_t flags)
+{
+	struct vattr va;
+
+	if (flags == (u_int32_t)VNOVAL) {
+		vrele(vp);
+		return EINVAL;
+	}
+	vattr_null(&va);
+	va.va_flags = flags;
+	return setattr_vp(p, vp, &va);
+}
+
+int
+sys_chflags(struct proc *p, struct chflags_args *uap, int *retval)
+{
+	struct vnode *vp;
+	int error;
+
+	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
+		return error;
+	return chflags_vp(p, vp, uap->flags);
+}
+
+int
+sys_fchflags(struct proc *p, struct fchflags_args *uap, int *retval)
+{
+	struct vnode *vp;
+	int error;
+
+	if ((error = getvnode(p, uap->fd, &vp)) != 0)
+		return error;
+	return chflags_vp(p, vp, uap->flags);
+}
+
 int
 sys_chown(struct proc *p, struct chown_args *uap, int *retval)
 {

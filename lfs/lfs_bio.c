@@ -38,6 +38,7 @@
 #include "kern/i386/cpu.h"
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
+#include "lfs/lfs_txn.h"
 
 void
 lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn)
@@ -95,6 +96,8 @@ lfs_redirty(struct lfs *fs, struct buf *bp)
 void
 lfs_discard(struct lfs *fs, struct buf *bp)
 {
+	if (bp->b_flags & B_TXN)
+		txn_page_gone(bp);	/* an abort's page, or truncated */
 	if (bp->b_flags & B_LOCKED) {
 		fs->lfs_dlfs.dlfs_avail++;	/* its promise is void */
 		fs->lfs_nlocked--;

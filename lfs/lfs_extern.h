@@ -30,6 +30,7 @@
 #include "kern/lock.h"
 
 struct proc;
+struct txn;
 struct segment;
 struct lfs_pseg;
 struct componentname;
@@ -80,6 +81,12 @@ struct lfs {
 	u_int64_t lfs_ckpserial;	/* serial of the last checkpoint */
 	int	lfs_unmounting;
 
+	/* kernel transactions' group commit (lfs_txn.c) */
+	TAILQ_HEAD(, txn) lfs_txnq;	/* committers waiting for a group */
+	int	lfs_ntxnq;
+	TAILQ_HEAD(, txn) lfs_txnforce;	/* the group being written */
+	struct proc *lfs_txnleader;	/* who writes it */
+
 	struct lfs_stats lfs_stats;	/* thesis 7.2 */
 	int32_t	lfs_rfwinfo[4];		/* the rfw_ fields of lfs_stats */
 };
@@ -121,6 +128,8 @@ struct segment {
 	int	sg_flags;		/* SEGM_* of this write */
 	int	sg_dirop;		/* in the dirop pass */
 	int	sg_ifile;		/* writing the ifile for pass 2 */
+	int	sg_end;			/* closing the write's last partial
+					 * segment */
 	struct vnode **sg_vps;		/* pass 1 only these (sg_nvps), or */
 	int	sg_nvps;		/* NULL: every dirty vnode */
 };
@@ -137,6 +146,8 @@ struct segment {
 #define SEGM_SYNC	0x02		/* for fsync or sync: counted as such */
 #define SEGM_CLEAN	0x04		/* the cleaner's blocks (lfs_markv) */
 #define SEGM_UNMOUNT	0x08		/* the last checkpoint: clean */
+#define SEGM_TXN	0x10		/* a group of transactions' commit:
+					 * one atomic run (lfs_txn.c) */
 
 /* A reference to an entry of the ifile (lfs_ifget / lfs_ifput). */
 struct lfs_ifref {
@@ -212,6 +223,8 @@ int	lfs_truncate(struct inode *, off_t length, struct ucred *);
 int	lfs_inactive(struct vnode *);
 int	lfs_vdirty(struct vnode *);
 void	lfs_checkheld(struct mount *);
+void	lfs_blkfree(struct inode *, int32_t *ptr);
+int	lfs_restoresize(struct inode *, off_t length);
 
 /* What lfs_rfw_scan found after the checkpoint (lfs_rfw.c). */
 struct lfs_rfw {

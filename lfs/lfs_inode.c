@@ -79,7 +79,7 @@ lfs_checkheld(struct mount *mp)
 }
 
 /* A block of the file is gone: its space is no longer live. */
-static void
+void
 lfs_blkfree(struct inode *ip, int32_t *ptr)
 {
 	struct lfs *fs = ITOLFS(ip);
@@ -156,16 +156,18 @@ lfs_dropbuf(struct buf *bp)
 	lfs_discard(VFSTOLFS(bp->b_vp->v_mount), bp);
 }
 
+static int lfs_freeblocks(struct inode *, daddr_t lastblock);
+
 int
 lfs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 {
 	struct lfs *fs = ITOLFS(ip);
 	struct ufsmount *ump = ip->i_ump;
 	struct vnode *vp = ITOV(ip);
-	daddr_t lastblock, lbn, base[NIADDR], ilbn[NIADDR];
-	int bsize = ump->um_bsize, offset, level, i, error, allerror = 0;
+	int bsize = ump->um_bsize, offset, error;
 	off_t osize = ip->i_size;
 	struct buf *bp;
+	daddr_t lbn;
 
 	KASSERT(VOP_ISLOCKED(vp));
 	if (length < 0)
@@ -203,7 +205,33 @@ lfs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 	}
 	ip->i_size = length;
 	ip->i_flag |= IN_CHANGE | IN_UPDATE;
-	lastblock = ((length + bsize - 1) >> ump->um_bshift) - 1;
+	return lfs_freeblocks(ip, ((length + bsize - 1) >> ump->um_bshift) - 1);
+}
+
+/*
+ * An aborted transaction's file goes back to its size before it (lfs_txn.c):
+ * the blocks past it go; the bytes past it in its last block are as on the
+ * disk, where that block is as committed (zeros).
+ */
+int
+lfs_restoresize(struct inode *ip, off_t length)
+{
+	struct ufsmount *ump = ip->i_ump;
+
+	lfs_ifile_wait(ITOLFS(ip));
+	ip->i_size = length;
+	ip->i_flag |= IN_CHANGE | IN_UPDATE;
+	return lfs_freeblocks(ip, ((length + ump->um_bsize - 1) >>
+	    ump->um_bshift) - 1);
+}
+
+/* Free ip's blocks past lastblock, and drop their cached buffers. */
+static int
+lfs_freeblocks(struct inode *ip, daddr_t lastblock)
+{
+	struct ufsmount *ump = ip->i_ump;
+	daddr_t base[NIADDR], ilbn[NIADDR];
+	int level, i, error, allerror = 0;
 
 	for (i = NDADDR - 1; i > lastblock; i--)
 		lfs_blkfree(ip, &ip->i_db[i]);
@@ -223,6 +251,6 @@ lfs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 		if (error)
 			allerror = error;
 	}
-	ufs_truncbuf(vp, lastblock, 0, lfs_dropbuf);	/* indirects: above */
+	ufs_truncbuf(ITOV(ip), lastblock, 0, lfs_dropbuf); /* indirects: above */
 	return allerror;
 }

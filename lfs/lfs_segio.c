@@ -133,6 +133,19 @@ lfs_startio(struct lfs *fs, struct segment *sp, struct lfs_pseg *ps,
 		    (void *)sp->sg_iblks[b - 1 - sp->sg_nbufs];
 
 		memcpy(dst, src, d->dlfs_bsize);
+		if (b - 1 < sp->sg_nbufs && sp->sg_bufs[b - 1]->b_lblkno < 0) {
+			/*
+			 * An indirect block: a child still only in the cache
+			 * (a running transaction's, NO-STEAL) has no address
+			 * on the disk; there it is a hole.
+			 */
+			int32_t *p = (int32_t *)dst;
+			u_int32_t k;
+
+			for (k = 0; k < d->dlfs_nindir; k++)
+				if (p[k] == LFS_UNASSIGNED)
+					p[k] = 0;
+		}
 		crc = lfs_crc32(crc, dst, d->dlfs_bsize);
 	}
 	ss->ss_datasum = crc;

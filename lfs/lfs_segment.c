@@ -43,6 +43,7 @@
 #include "kern/i386/cpu.h"
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
+#include "lfs/lfs_txn.h"
 #include <sys/time.h>
 
 #define LFS_MINPSEG	3		/* summary, a block, an inode block */
@@ -358,6 +359,12 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 						 * no SS_CONT, once on disk */
 	else if (sp->sg_dirop)
 		ss->ss_flags |= SS_DIROP | SS_CONT;
+	/* A commit is one run: SS_CONT on all of it but the write's last. */
+	if ((sp->sg_flags & SEGM_TXN) && last && (sp->sg_ifile || sp->sg_end))
+		ss->ss_flags |= SS_TXN;		/* COMMIT POINT of a group of
+						 * transactions, once on disk */
+	else if (sp->sg_flags & SEGM_TXN)
+		ss->ss_flags |= SS_TXN | SS_CONT;
 	if (sp->sg_flags & SEGM_CLEAN)
 		ss->ss_flags |= SS_CLEAN;
 	if (sp->sg_ifile && last && (sp->sg_flags & SEGM_CKP))
@@ -490,7 +497,8 @@ lfs_sortlbns(daddr_t *v, int n)
 static int
 lfs_cantake(struct buf *bp)
 {
-	return !(bp->b_flags & (B_BUSY | B_GATHERED)) &&
+	/* B_TXN: a running transaction's, until it commits (NO-STEAL) */
+	return !(bp->b_flags & (B_BUSY | B_GATHERED | B_TXN)) &&
 	    (bp->b_flags & (B_DELWRI | B_LOCKED)) == (B_DELWRI | B_LOCKED);
 }
 
@@ -547,6 +555,8 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 			continue;	/* gone while the writer slept */
 		bremfree(bp);
 		bp->b_flags |= B_BUSY | B_GATHERED;
+		if (TXN_PROTECTED(vp))
+			txn_taken(bp);
 		if (sp->sg_fip == NULL) {
 			sp->sg_fip = (FINFO *)(sp->sg_sum + sp->sg_sumused);
 			sp->sg_fip->fi_ino = ip->i_number;
@@ -587,6 +597,8 @@ lfs_writeinode(struct lfs *fs, struct segment *sp, struct inode *ip)
 	dp = &sp->sg_iblks[sp->sg_niblks - 1][sp->sg_ninos++ % d->dlfs_inopb];
 	*dp = ip->i_din;
 	dp->di_inumber = ip->i_number;
+	if (TXN_PROTECTED(ITOV(ip)))
+		txn_diskinode(ip, dp);	/* the size before a running txn */
 	/* Blocks still only in the cache have no address on disk yet. */
 	if (ftype == IFREG || ftype == IFDIR || (ftype == IFLNK &&
 	    ip->i_blocks > 0)) {
@@ -837,7 +849,9 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	lfs_seglock(fs);
 	fs->lfs_stats.segwrites++;
 	sp->sg_flags = flags;
-	sp->sg_dirop = sp->sg_ifile = 0;
+	sp->sg_dirop = sp->sg_ifile = sp->sg_end = 0;
+	if (flags & SEGM_TXN)
+		txn_release_pages(fs);	/* the committing group's pages */
 	sp->sg_vps = vps;
 	sp->sg_nvps = n;
 
@@ -861,6 +875,7 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 			error = lfs_writeifile(fs, sp);
 		lfs_writer_leave(fs);
 	}
+	sp->sg_end = 1;
 	lfs_writeseg(fs, sp, LFS_PSEG_LAST);
 	lfs_drain(fs, 1);
 	if (error == 0 && (flags & SEGM_CKP)) {

@@ -138,6 +138,15 @@ lfs_markblock(struct lfs *fs, struct vnode *vp, BLOCK_INFO *bip)
 	daddr_t sector;
 	int error;
 
+	if (bp->b_flags & B_TXN) {
+		/*
+		 * A running transaction's page: the copy on disk is its
+		 * before-image, which an abort needs; it stays where it is,
+		 * and so does its segment (thesis 5.2.5.1's cleaner rule).
+		 */
+		brelse(bp);
+		return EBUSY;
+	}
 	if (bp->b_flags & B_DELWRI) {
 		brelse(bp);		/* newer data will be written anyway */
 		return 0;
@@ -173,7 +182,7 @@ sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
 	struct lfs *fs;
 	struct vnode *vp, **vps;
 	BLOCK_INFO *bi;
-	int i, j, n = 0, error;
+	int i, j, n = 0, busy = 0, error;
 
 	if ((error = suser(p)) != 0 ||
 	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
@@ -195,8 +204,10 @@ sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
 		}
 		if (bi[i].bi_lbn == LFS_UNUSED_LBN)
 			VTOI(vp)->i_flag |= IN_MODIFIED;	/* times kept */
-		else
-			error = lfs_markblock(fs, vp, &bi[i]);
+		else if ((error = lfs_markblock(fs, vp, &bi[i])) == EBUSY) {
+			busy = 1;	/* the rest still move */
+			error = 0;
+		}
 		(*retval)++;
 		for (j = 0; j < n && vps[j] != vp; j++)
 			continue;
@@ -216,7 +227,7 @@ sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
 	for (i = 0; i < n; i++)
 		vrele(vps[i]);
 	free(vps);
-	return error;
+	return error ? error : busy ? EBUSY : 0;
 }
 
 int

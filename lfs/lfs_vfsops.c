@@ -328,6 +328,8 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	}
 	fs->lfs_ronly = ronly;
 	TAILQ_INIT(&fs->lfs_inflight);
+	TAILQ_INIT(&fs->lfs_txnq);
+	TAILQ_INIT(&fs->lfs_txnforce);
 	if (!ronly && crashed && (error = lfs_rollforward(fs, &rf)) != 0)
 		printf("lfs_mount: %s: roll-forward failed\n", fspec);
 	if (!ronly && error == 0 &&

@@ -13,8 +13,21 @@
 #include "kern/mount.h"
 #include "kern/buf.h"
 #include "kern/conf.h"
+#include "kern/uio.h"
+#include "kern/proc.h"
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
+#include "lfs/lfs_txn.h"
+#include <sys/stat.h>
+
+/* A transaction-protected file is read and written in a transaction. */
+static int
+lfs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
+{
+	if (TXN_PROTECTED(vp))
+		return txn_rdwr(vp, uio, ioflag, cred, UIO_READ);
+	return ufs_read(vp, uio, ioflag, cred);
+}
 
 static int
 lfs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
@@ -23,7 +36,10 @@ lfs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 
 	if (ISIFILE(vp))
 		return EPERM;
-	error = ufs_write(vp, uio, ioflag, cred);
+	if (TXN_PROTECTED(vp))
+		error = txn_rdwr(vp, uio, ioflag, cred, UIO_WRITE);
+	else
+		error = ufs_write(vp, uio, ioflag, cred);
 	if (error == 0 && (ioflag & IO_SYNC))
 		error = lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC, &vp, 1);
 	return error;
@@ -42,11 +58,31 @@ lfs_fsync(struct vnode *vp, int waitfor)
 	return lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC, &vp, 1);
 }
 
+/*
+ * The ifile's attributes are the file system's.  Transaction protection
+ * (UF_TXN) is LFS's to give, and a protected file's truncation is a
+ * transaction (lfs_txn.c).
+ */
 static int
 lfs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
 {
+	struct inode *ip = VTOI(vp);
+	int error;
+
 	if (ISIFILE(vp))
 		return EPERM;
+	if (va->va_flags != (u_int32_t)VNOVAL) {
+		if (cred->cr_uid != 0 && cred->cr_uid != ip->i_uid)
+			return EPERM;
+		if ((va->va_flags & ~UF_TXN) == 0 &&
+		    (error = txn_setflags(vp, va->va_flags)) != 0)
+			return error;
+	}
+	if (va->va_size != (off_t)VNOVAL && TXN_PROTECTED(vp)) {
+		if ((error = txn_truncate(vp, va->va_size, cred)) != 0)
+			return error;
+		va->va_size = VNOVAL;		/* done */
+	}
 	return ufs_setattr(vp, va, cred);
 }
 
@@ -78,6 +114,9 @@ lfs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
 	daddr_t lbn = offset >> ip->i_ump->um_bshift;
 	int bsize = ip->i_ump->um_bsize, error;
 
+	*bpp = NULL;
+	if (TXN_PROTECTED(vp) && (error = txn_read_page(ip, lbn)) != 0)
+		return error;		/* its page lock first (thesis 5.2.2) */
 	if (vp->v_type == VREG)
 		error = cluster_read(vp, ip->i_size, lbn, bsize, bpp);
 	else
@@ -85,10 +124,15 @@ lfs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
 	return ufs_blkatoff_end(ip, offset, error, res, bpp);
 }
 
-/* bwrite: every block waits, locked in the cache, for the segment writer. */
+/*
+ * bwrite: every block waits, locked in the cache, for the segment
+ * writer; a transaction's is kept there until it commits (NO-STEAL).
+ */
 static int
 lfs_ufs_bwrite(struct inode *ip, struct buf *bp, int how)
 {
+	if (TXN_PROTECTED(ITOV(ip)))
+		txn_page_dirty(ip, bp);
 	return lfs_bwrite(bp);
 }
 
@@ -113,7 +157,7 @@ const struct vnodeops lfs_vnodeops = {
 	.vop_access = ufs_access,
 	.vop_getattr = ufs_getattr,
 	.vop_setattr = lfs_setattr,
-	.vop_read = ufs_read,
+	.vop_read = lfs_read,
 	.vop_write = lfs_write,
 	.vop_ioctl = ufs_ioctl,
 	.vop_fsync = lfs_fsync,

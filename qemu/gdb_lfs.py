@@ -1,8 +1,9 @@
 """GDB commands for BSD-LFS (loaded by the generated .gdbinit after
 gdb_helpers.py; doc/lfs-recovery.md walks through them).
 
-    lfs-disk [PATH]             the disk image the disk commands read (run.py
-                                sets it to the sd1 it serves); no PATH: show it
+    lfs-disk [PATH]             the disk image the disk commands read (the
+                                launcher sets it to the sd1 it serves); no
+                                PATH: show it
     lfs-sb [EXPR]               a superblock: EXPR a struct lfs * or struct
                                 dlfs * (in core); without, every mounted LFS
     lfs-segsum DADDR            the partial segment whose summary is block DADDR
@@ -29,13 +30,14 @@ from __future__ import annotations
 
 import os
 import struct
-import sys
 
 import gdb
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import lfsdisk  # noqa: E402
-from lfsdisk import LfsError  # noqa: E402
+# GDB sources this file as a script: the commands that load it
+# (qemu/launch.py's gdb_helper_commands, in the generated .gdbinit) put
+# the top of the tree on GDB's sys.path first.
+from qemu import lfsdisk
+from qemu.lfsdisk import LfsError
 
 B_INVAL = 0x00002000
 disk_path: str | None = None

@@ -12,18 +12,16 @@ from __future__ import annotations
 
 import itertools
 import os
-import shutil
+import socket
 import subprocess
-import sys
 from pathlib import Path
 from typing import Optional
 
 import pexpect
 
+from qemu import disk, launch
+
 TOP = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(TOP / "qemu"))
-import disk  # noqa: E402
-import run as launcher  # noqa: E402
 
 BUILD = TOP / "build"
 BOOT_TIMEOUT = 60
@@ -64,12 +62,12 @@ class Guest:
     # -- lifecycle ---------------------------------------------------------
     def boot(self, wait_prompt: bool = True) -> str:
         """Start the disk servers and QEMU; return the boot messages."""
-        self._servers = launcher.disk_servers(self.sd0, self.sd1, "none",
+        self._servers = launch.disk_servers(self.sd0, self.sd1, "none",
                                               self.profile, self.faults)
         servers = self._servers.__enter__()
         dargs = [a for s in servers for a in s.qemu_args()]
         self.disk_servers = servers
-        cmd = launcher.qemu_command(BUILD / "kernel", dargs, self.mem,
+        cmd = launch.qemu_command(BUILD / "kernel", dargs, self.mem,
                                     self.kargs,
                                     serial="chardev:con")
         cmd[1:1] = ["-chardev", "stdio,id=con,signal=off"]
@@ -148,6 +146,13 @@ class Guest:
         self.expect(pexpect.EOF, timeout)
         self.child.close()
         return self.child.exitstatus
+
+
+def free_port() -> int:
+    """A TCP port free now on this host, for a guest's gdbstub."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def copy_sparse(src: Path, dst: Path) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from guest import Guest
+from tests.guest import Guest
 
 COMPILE_TIMEOUT = 300
 

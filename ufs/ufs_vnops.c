@@ -112,6 +112,17 @@ ufs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
 			ip->i_mode &= ~(ISUID | ISGID);
 		ip->i_flag |= IN_CHANGE;
 	}
+	if (va->va_flags != (u_int32_t)VNOVAL) {
+		/* UF_TXN, on a file whose layout keeps it (lfs_setattr). */
+		if (!owner)
+			return EPERM;
+		if (va->va_flags & ~UF_TXN)
+			return EOPNOTSUPP;
+		if ((va->va_flags & UF_TXN) && vp->v_type != VREG)
+			return EFTYPE;
+		ip->i_flags = va->va_flags;
+		ip->i_flag |= IN_CHANGE;
+	}
 	if (va->va_size != (off_t)VNOVAL) {
 		if (vp->v_type == VDIR)
 			return EISDIR;

@@ -8,7 +8,8 @@
  * CAPACITY(10), MODE SENSE(6) page 4 (cylinders, heads) and page 5
  * (sectors per track), the boot line, then the label.
  * We never ask for page 3, which QEMU lacks, nor trust page 4's rpm,
- * which QEMU fixes at 5400 (DRIVES.md section 5).
+ * which QEMU fixes at 5400 (QEMU's mode_sense_page, hw/scsi/scsi-disk.c;
+ * qemu/DRIVE.md, "What QEMU shows the guest").
  *
  * The label (sys/disklabel.h) is read from sector LABELSECTOR at attach
  * and again at each first open; a sector without a valid one (magics,

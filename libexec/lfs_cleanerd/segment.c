@@ -145,7 +145,8 @@ move_segment(struct cleaner *c, u_int32_t sn)
 	for (i = 0; i < live; i += batch) {
 		n = live - i < batch ? live - i : batch;
 		if (lfs_markv(&c->fsid, c->bi + i, n) < 0) {
-			if (c->verbose || errno != ENOSPC)
+			/* EBUSY: a transaction holds a page; later. */
+			if (c->verbose || (errno != ENOSPC && errno != EBUSY))
 				warn("lfs_markv, segment %u", sn);
 			return -1;
 		}

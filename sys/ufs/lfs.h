@@ -164,6 +164,8 @@ struct segsum {
 #define SS_CONT		0x02	/* ... which goes on in the next one */
 #define SS_CLEAN	0x04	/* written for the cleaner (lfs_markv) */
 #define SS_CKP		0x08	/* ends a checkpoint (ifile included) */
+#define SS_TXN		0x10	/* holds (part of) a transaction's commit;
+				 * SS_CONT as for a dirop */
 
 /* FINFO: which blocks of one file follow, in this order. */
 typedef struct finfo {

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from record import KARGS, record        # first: it puts tests/ on sys.path
-from guest import Guest, GuestError
-import writelog
-from model import Recording, parse_digest
+from qemu import writelog
+from tests.crash.model import Recording, parse_digest
+from tests.crash.record import KARGS, WORKLOADS, record
+from tests.guest import Guest, GuestError
 
 ROLLED = re.compile(r"rolled forward (\d+) partial segments, discarded (\d+)")
 STEP_TIMEOUT = 60
@@ -221,3 +221,29 @@ def summary(workload: str, results: list[PointResult]) -> str:
     return (f"{workload}: crash points: {len(results)} tested, {good} recovered "
             f"correctly ({torn} torn; {rolled} rolled forward; "
             f"{secs / max(len(results), 1):.2f} s per point)")
+
+
+def crashtest(workloads: Optional[list[str]], seed: int, sample_n: int,
+              torn: int, work: Path) -> int:
+    """make crashtest (python3 -m qemu crashtest): every workload (all of
+    WORKLOADS by default), each point or a sample of sample_n; print a
+    summary per workload and a total; 1 if any point failed."""
+    t0 = time.monotonic()
+    lines, total, good, notes = [], 0, 0, set()
+    for w in workloads or WORKLOADS:
+        pts = None
+        if sample_n:
+            pts = (lambda rec, rp: sample(rec, rp, sample_n, 2, seed))
+        results = crash_workload(work, w, seed, pts, None, torn,
+                                 log=lambda s: print(s, flush=True))
+        lines.append(summary(w, results))
+        print(lines[-1], flush=True)
+        total += len(results)
+        good += sum(r.ok for r in results)
+        notes.update(n for r in results for n in r.notes)
+    print("\n".join(["", *lines]))
+    for n in sorted(notes):
+        print(f"note: {n}")
+    print(f"total: crash points: {total} tested, {good} recovered correctly "
+          f"in {time.monotonic() - t0:.0f} s")
+    return 0 if good == total else 1

@@ -11,16 +11,13 @@ from which crash point on the fsync'd state must survive.
 """
 from __future__ import annotations
 
-
 import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from guest import Guest  # noqa: E402
-import disk  # noqa: E402
-import writelog  # noqa: E402
-from model import Model, Recording  # noqa: E402
+from qemu import disk, writelog
+from tests.crash.model import Model, Recording
+from tests.guest import Guest
 
 SD1_SECTORS = 32768            # a 16 MB scratch disk: small images, fast copies
 NEWFS = "newfs_lfs -s 262144 /dev/rsd1a > /dev/null"    # 64 segments of 256 KB

@@ -3,12 +3,9 @@ accepts the states a workload passed through and rejects what a broken
 recovery would show, so a passing make crashtest means something."""
 from __future__ import annotations
 
-import sys
 import zlib
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "crash"))
-from model import BLK, Model, gen, parse_digest  # noqa: E402
+from tests.crash.model import BLK, Model, gen, parse_digest
 
 OPS = ["create a", "write a 0 6000 7", "fsync a", "mkdir d",
        "rename a d/b", "write d/b 0 100 9", "fsync d/b"]

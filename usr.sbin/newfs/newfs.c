@@ -158,7 +158,13 @@ main(int argc, char *argv[])
 	special = argv[0];
 
 	if (p.efs) {
-		/* Clustering replaces the rotational gap (BSD-FS-NOTES 5.4). */
+		/*
+		 * EFS (thesis 7.1, after McVoy and Kleiman, "Extent-like
+		 * Performance from a UNIX File System", USENIX Winter 1991):
+		 * clusters of maxcontig = 64 KB / bsize contiguous blocks,
+		 * each moved in one I/O, and no rotational gap unless -d
+		 * asks for one.
+		 */
 		if (!dflag)
 			p.rotdelay = 0;
 		if (!aflag)

@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/txn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -205,6 +206,13 @@ int lfsstats(const struct fsid *a, struct lfs_stats *b, int c) { return fail(ENO
 int getproc(struct kinfo_proc *a, int b) { return fail(ENOSYS); }
 int diskstats(int a, struct diskstats *b, int c) { return fail(ENOSYS); }
 int bufstats(void *a)	{ return fail(ENOSYS); }
+int chflags(const char *p, u_int32_t f) { return fail(EOPNOTSUPP); }
+int fchflags(int fd, u_int32_t f) { return fail(EOPNOTSUPP); }
+int txn_begin(void)		{ return fail(ENOSYS); }
+int txn_commit(void)		{ return fail(ENOSYS); }
+int txn_abort(void)		{ return fail(ENOSYS); }
+int txn_detect(void)		{ return fail(ENOSYS); }
+int txnstats(struct txnstats *s, int r) { return fail(ENOSYS); }
 int syscall(int n, ...)		{ return fail(ENOSYS); }
 
 int
