@@ -40,16 +40,19 @@ export DISK ROOTDISK MEM KARGS ACCEL
 all: deps kernel userland images
 
 # ---------------------------------------------------------------- deps
+# libtcc-dev:i386 is the guest's C compiler (usr.bin/cc), an i386 package:
+# dpkg must first accept that architecture.
 DEBS := qemu-system-x86 gcc-multilib gdb expect nbdkit nbdkit-plugin-python \
-	python3-pytest python3-pexpect python3-matplotlib
+	python3-pytest python3-pexpect python3-matplotlib libtcc-dev:i386
 deps:
-	@missing=""; for p in $(DEBS); do \
+	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	dpkg --print-foreign-architectures | grep -qx i386 || $$SUDO dpkg --add-architecture i386; \
+	missing=""; for p in $(DEBS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
-	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && \
+	  $$SUDO apt-get update -qq || echo "apt-get update failed; installing from the lists there are"; \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
@@ -62,7 +65,7 @@ $(SYSGEN) &: kern/syscalls.master kern/makesyscalls.py
 	$(PY) kern/makesyscalls.py kern/syscalls.master $(GEN)
 
 # ---------------------------------------------------------------- kernel
-KSRCS	:= $(wildcard kern/*.c kern/i386/*.c kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c) \
+KSRCS	:= $(wildcard kern/*.c kern/i386/*.c kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c compat/linux/*.c) \
 	   kern/i386/locore.S kern/i386/copy.S
 KOBJS	:= $(patsubst %,$(B)/k/%.o,$(basename $(KSRCS))) \
 	   $(B)/k/gen/kern/init_sysent.o
@@ -141,14 +144,65 @@ $(B)/host/%: usr.sbin/%/*.c $(TOOLSHARED) $(wildcard sys/*.h sys/ufs/*.h lib/fsu
 	@mkdir -p $(@D)
 	$(CC) $(HCFLAGS) -o $@ $(wildcard usr.sbin/$*/*.c) $(TOOLSHARED)
 
-userland: $(PROGS)
+# The guest's C compiler (usr.bin/cc): a Linux i386 program, linked on the
+# host against Debian's libtcc and glibc, that runs through the kernel's
+# Linux compatibility layer (compat/linux).  With it go what it compiles
+# and links against: the headers as /usr/include, tcc's own headers,
+# crt0.o, libc.a and gcc's libgcc.a (64-bit division and the like; without
+# debug sections, which tcc would only copy).
+TCCLIB	:= /usr/lib/i386-linux-gnu/libtcc.a
+$(B)/root/usr/bin/cc: usr.bin/cc/cc.c $(TCCLIB)
+	@mkdir -p $(@D)
+	gcc -m32 -static -O2 -Wall -o $@ $< -ltcc -ldl 2>&1 | grep -v "dlopen\|libtcc.o): in function" || true
+	@test -x $@
+CCFILES	:= $(B)/root/usr/bin/cc $(B)/root/usr/lib/crt0.o $(B)/root/usr/lib/libc.a \
+	   $(B)/root/usr/lib/libgcc.a $(B)/root/usr/include/.stamp
+$(B)/root/usr/lib/crt0.o: $(B)/lib/crt0.o
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/root/usr/lib/libc.a: $(B)/lib/libc.a
+	@mkdir -p $(@D)
+	objcopy --strip-debug $< $@
+$(B)/root/usr/lib/libgcc.a: $(LIBGCC)
+	@mkdir -p $(@D)
+	objcopy --strip-debug $< $@
+$(B)/root/usr/include/.stamp: $(wildcard lib/libc/include/*.h sys/*.h sys/ufs/*.h usr.bin/cc/include/*.h)
+	rm -rf $(B)/root/usr/include $(B)/root/usr/lib/tcc
+	mkdir -p $(B)/root/usr/include/sys $(B)/root/usr/lib/tcc/include
+	cp lib/libc/include/*.h $(B)/root/usr/include/
+	cp -r sys/. $(B)/root/usr/include/sys/
+	cp usr.bin/cc/include/*.h $(B)/root/usr/lib/tcc/include/
+	touch $@
+
+# Test material for the compiler and the Linux layer: tests/cc (sources and
+# makefiles, /usr/tests/cc) and tests/linux (Linux programs built with the
+# host's gcc and glibc, /usr/tests/NAME).
+LINUXTESTS := $(patsubst tests/linux/%.c,$(B)/root/usr/tests/%,$(wildcard tests/linux/*.c))
+$(B)/root/usr/tests/%: tests/linux/%.c
+	@mkdir -p $(@D)
+	gcc -m32 -static -O2 -Wall -o $@ $<
+$(B)/root/usr/tests/cc/.stamp: $(shell find tests/cc -type f)
+	rm -rf $(@D) && mkdir -p $(@D)
+	cp -r tests/cc/. $(@D)/
+	touch $@
+CCFILES	+= $(LINUXTESTS) $(B)/root/usr/tests/cc/.stamp
+
+# The Andrew benchmark's frozen source tree and phase scripts (bench/andrew),
+# as /usr/share/andrew.
+$(B)/root/usr/share/andrew/.stamp: $(shell find bench/andrew -type f)
+	rm -rf $(@D) && mkdir -p $(@D)
+	cp -r bench/andrew/tree bench/andrew/*.sh $(@D)/
+	touch $@
+CCFILES	+= $(B)/root/usr/share/andrew/.stamp
+
+userland: $(PROGS) $(CCFILES)
 hosttools: $(HOSTTOOLS)
 
 # ---------------------------------------------------------------- images
 # sd0: the root file system, built on the host from $(B)/root, as xv6's
 # mkfs does.  sd1: the scratch disk, blank, the size of the drive model.
 ROOTSIZE := 131072
-$(B)/sd0.img: $(PROGS) $(HOSTTOOLS) $(wildcard etc/*)
+$(B)/sd0.img: $(PROGS) $(CCFILES) $(HOSTTOOLS) $(wildcard etc/*)
 	rm -rf $(B)/rootfs && mkdir -p $(B)/rootfs
 	cp -a $(B)/root/. $(B)/rootfs/
 	mkdir -p $(B)/rootfs/etc $(B)/rootfs/tmp $(B)/rootfs/mnt $(B)/rootfs/root $(B)/rootfs/var/run

@@ -48,6 +48,7 @@ proc_alloc(void)
 		return NULL;
 	memset((char *)p + sizeof(p->p_stat), 0,
 	    sizeof(*p) - sizeof(p->p_stat));
+	fpu_clean(p->p_fpu);
 	p->p_kstack = page_alloc(KSTACK_SIZE / PAGE_SIZE, M_NOWAIT);
 	if (p->p_kstack == NULL) {
 		p->p_stat = SFREE;

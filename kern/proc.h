@@ -50,6 +50,12 @@ struct proc {
 	struct context *p_ctx;		/* kernel registers, for swtch() */
 	u_int32_t p_brkbase;		/* start of the heap (end of data) */
 	u_int32_t p_brk;		/* current break */
+	int	p_emul;			/* EMUL_NATIVE, or EMUL_LINUX: Linux's
+					   system calls (compat/linux) */
+	u_int32_t p_tls[2];		/* TLS segment descriptor (GUTLS_SEL) */
+	u_int32_t p_mmaplow;		/* compat/linux: bottom of the mmap area */
+	u_int8_t p_fpu[512] __attribute__((aligned(16)));	/* FPU/SSE
+					   registers, fxsave image */
 
 	void	*p_wchan;		/* what it sleeps on */
 	const char *p_wmesg;

@@ -12,6 +12,9 @@
  * in the child).  On failure the carry flag is set and %eax holds the
  * errno value.  64-bit arguments (off_t) occupy two stack words, low first,
  * after the 4.4BSD pad word where 4.4BSD had one (lseek, truncate, ftruncate).
+ *
+ * A Linux program's process has a table and an ABI of its own
+ * (compat/linux/linux_syscall.c).
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -19,6 +22,7 @@
 #include "kern/uio.h"
 #include "kern/i386/cpu.h"
 #include "kern/i386/machdep.h"
+#include "compat/linux/linux.h"
 
 #define MAXARGS	8		/* kern/makesyscalls.py holds every call to it */
 
@@ -31,6 +35,10 @@ syscall(struct trapframe *tf)
 	int code = tf->tf_eax, error, rval[2];
 
 	p->p_tf = tf;
+	if (p->p_emul == EMUL_LINUX) {
+		linux_syscall(p, tf);
+		return;
+	}
 	if (code < 0 || code >= nsysent || sysent[code].sy_call == NULL)
 		error = ENOSYS;
 	else {

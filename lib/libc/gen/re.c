@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "regex.h"
+#include <re.h>
 
 struct elem {
 	unsigned char set[32];	/* bit c: the element accepts byte c */
@@ -118,10 +118,11 @@ recompile(const char *pat, int icase)
 	return re;
 }
 
-static int
+/* Match elements i.. at s; returns the end of the match, or NULL. */
+static const char *
 matchhere(const struct re *re, int i, const char *s)
 {
-	const char *t;
+	const char *t, *end;
 
 	for (; i < re->n; i++, s++) {
 		if (re->e[i].star) {
@@ -129,24 +130,38 @@ matchhere(const struct re *re, int i, const char *s)
 			for (t = s; *t != '\0' && accepts(&re->e[i], (unsigned char)*t); t++)
 				continue;
 			for (; t >= s; t--)
-				if (matchhere(re, i + 1, t))
-					return 1;
-			return 0;
+				if ((end = matchhere(re, i + 1, t)) != NULL)
+					return end;
+			return NULL;
 		}
 		if (*s == '\0' || !accepts(&re->e[i], (unsigned char)*s))
-			return 0;
+			return NULL;
 	}
-	return !re->eol || *s == '\0';
+	return !re->eol || *s == '\0' ? s : NULL;
+}
+
+int
+reexec(struct re *re, const char *line, const char *from, const char **so,
+    const char **eo)
+{
+	const char *s = from, *end;
+
+	if (re->bol && from != line)
+		return 0;
+	do {
+		if ((end = matchhere(re, 0, s)) != NULL) {
+			*so = s;
+			*eo = end;
+			return 1;
+		}
+	} while (!re->bol && *s++ != '\0');
+	return 0;
 }
 
 int
 rematch(struct re *re, const char *s)
 {
-	if (re->bol)
-		return matchhere(re, 0, s);
-	do {
-		if (matchhere(re, 0, s))
-			return 1;
-	} while (*s++ != '\0');
-	return 0;
+	const char *so, *eo;
+
+	return reexec(re, s, s, &so, &eo);
 }
