@@ -65,7 +65,8 @@ $(SYSGEN) &: kern/syscalls.master kern/makesyscalls.py
 	$(PY) kern/makesyscalls.py kern/syscalls.master $(GEN)
 
 # ---------------------------------------------------------------- kernel
-KSRCS	:= $(wildcard kern/*.c kern/i386/*.c kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c compat/linux/*.c) \
+KSRCS	:= $(filter-out lfs/lfs_notxn.c,$(wildcard kern/*.c kern/i386/*.c \
+	   kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c compat/linux/*.c)) \
 	   kern/i386/locore.S kern/i386/copy.S
 KOBJS	:= $(patsubst %,$(B)/k/%.o,$(basename $(KSRCS))) \
 	   $(B)/k/gen/kern/init_sysent.o
@@ -87,13 +88,34 @@ $(B)/k/%.o: %.S
 	$(CC) $(KCFLAGS) -c $< -o $@
 
 # Two links: the second adds the symbol table for backtraces (kern/ksyms.c).
+# $(call link_kernel,OUTPUT,OBJECTS)
+define link_kernel
+	$(PY) kern/gen_ksyms.py < /dev/null > $(1).ksyms0.S
+	$(CC) $(KCFLAGS) -c $(1).ksyms0.S -o $(1).ksyms0.o
+	$(LD) -T kern/i386/kernel.ld -o $(1).tmp $(2) $(1).ksyms0.o $(LIBGCC)
+	nm -n $(1).tmp | $(PY) kern/gen_ksyms.py > $(1).ksyms.S
+	$(CC) $(KCFLAGS) -c $(1).ksyms.S -o $(1).ksyms.o
+	$(LD) -T kern/i386/kernel.ld -o $(1) $(2) $(1).ksyms.o $(LIBGCC)
+endef
 $(B)/kernel: $(KOBJS) kern/i386/kernel.ld kern/gen_ksyms.py
-	$(PY) kern/gen_ksyms.py < /dev/null > $(B)/ksyms0.S
-	$(CC) $(KCFLAGS) -c $(B)/ksyms0.S -o $(B)/ksyms0.o
-	$(LD) -T kern/i386/kernel.ld -o $(B)/kernel.tmp $(KOBJS) $(B)/ksyms0.o $(LIBGCC)
-	nm -n $(B)/kernel.tmp | $(PY) kern/gen_ksyms.py > $(B)/ksyms.S
-	$(CC) $(KCFLAGS) -c $(B)/ksyms.S -o $(B)/ksyms.o
-	$(LD) -T kern/i386/kernel.ld -o $@ $(KOBJS) $(B)/ksyms.o $(LIBGCC)
+	$(call link_kernel,$@,$(KOBJS))
+
+# The same kernel with the transaction code compiled out (-DNOTXN;
+# lfs/lfs_notxn.c stands in), for bench/txn.py's "no cost to others".
+NOTXN_OBJS := $(patsubst $(B)/k/%,$(B)/k-notxn/%,$(filter-out \
+	   $(B)/k/lfs/lfs_txn.o $(B)/k/lfs/lfs_txnlock.o,$(KOBJS))) \
+	   $(B)/k-notxn/lfs/lfs_notxn.o
+$(B)/k-notxn/%.o: %.c | $(SYSGEN)
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -DNOTXN -c $< -o $@
+$(B)/k-notxn/gen/%.o: $(GEN)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -DNOTXN -c $< -o $@
+$(B)/k-notxn/%.o: %.S
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -DNOTXN -c $< -o $@
+$(B)/kernel-notxn: $(NOTXN_OBJS) kern/i386/kernel.ld kern/gen_ksyms.py
+	$(call link_kernel,$@,$(NOTXN_OBJS))
 
 kernel: $(B)/kernel
 

@@ -8,4 +8,5 @@ Makefile's variable: make bench DISK=rz55), else hp97560.  Benchmarks
 report; they never fail on a figure, only when a driver itself breaks.
 """
 PY = "/usr/bin/python3"     # Debian's: it has matplotlib
-DRIVERS = ("raw_disk", "fs_bandwidth", "small_files", "recovery", "andrew", "bigfile")
+DRIVERS = ("raw_disk", "fs_bandwidth", "small_files", "recovery", "andrew", "bigfile",
+           "txn")

@@ -24,9 +24,19 @@ struct lfs;
 struct buf;
 struct txnstats;
 
-/* Is vp a transaction-protected file (chflags txn)? */
+/*
+ * Is vp a transaction-protected file (chflags txn)?  Never, in a kernel
+ * built with -DNOTXN (make build/kernel-notxn: bench/txn.py measures what
+ * the transaction code costs programs that do not use it), where the
+ * compiler drops every call behind this test and lfs/lfs_notxn.c stands
+ * in for the rest.
+ */
+#ifdef NOTXN
+#define TXN_PROTECTED(vp)	0
+#else
 #define TXN_PROTECTED(vp) ((vp)->v_type == VREG && (vp)->v_data != NULL && \
 	(VTOI(vp)->i_flags & UF_TXN))
+#endif
 
 /* t_state, thesis 5.2.1.2 */
 #define TXN_RUNNING	1

@@ -37,8 +37,10 @@ class Guest:
                  mem: int = 64, sd1_sectors: int = 131072,
                  faults: Optional[disk.FaultSpec] = None,
                  sd0: Optional[Path] = None, sd1: Optional[Path] = None,
-                 allow_reboot: bool = False, gdb_port: Optional[int] = None):
+                 allow_reboot: bool = False, gdb_port: Optional[int] = None,
+                 kernel: Optional[Path] = None):
         self.workdir = Path(workdir)
+        self.kernel = kernel or BUILD / "kernel"
         self.profile = profile
         self.kargs = kargs
         self.mem = mem
@@ -67,7 +69,7 @@ class Guest:
         servers = self._servers.__enter__()
         dargs = [a for s in servers for a in s.qemu_args()]
         self.disk_servers = servers
-        cmd = launch.qemu_command(BUILD / "kernel", dargs, self.mem,
+        cmd = launch.qemu_command(self.kernel, dargs, self.mem,
                                     self.kargs,
                                     serial="chardev:con")
         cmd[1:1] = ["-chardev", "stdio,id=con,signal=off"]
