@@ -49,24 +49,7 @@
 #define PAGE	4096		/* the LFS block size newfs_lfs gives */
 #define VICTIM	2		/* a child's exit code: it was the victim */
 
-static char dir[256] = ".";
 static char buf[64 * 1024], buf2[64 * 1024];
-
-static char *
-path(const char *fmt, ...)
-{
-	static char names[4][512];
-	static int n;
-	char tail[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(tail, sizeof(tail), fmt, ap);
-	va_end(ap);
-	n = (n + 1) % 4;
-	snprintf(names[n], sizeof(names[n]), "%s/txntests.d/%s", dir, tail);
-	return names[n];
-}
 
 /* A protected file of npages pages, page i all letter 'a' + i % 26. */
 static int
@@ -182,26 +165,26 @@ static void
 test_flags(void)
 {
 	struct stat st;
-	int fd = mkfile(path("f"), 1), r, e;
+	int fd = mkfile(tpath("f"), 1), r, e;
 
-	check(fd >= 0 && stat(path("f"), &st) == 0 && (st.st_flags & UF_TXN),
+	check(fd >= 0 && stat(tpath("f"), &st) == 0 && (st.st_flags & UF_TXN),
 	    "chflags txn: stat shows UF_TXN", "flags %x errno %d",
 	    (unsigned)st.st_flags, errno);
 	close(fd);
-	mkdir(path("sub"), 0755);
-	r = chflags(path("sub"), UF_TXN);
+	mkdir(tpath("sub"), 0755);
+	r = chflags(tpath("sub"), UF_TXN);
 	e = errno;
 	check(r < 0 && e == EFTYPE, "chflags txn on a directory: EFTYPE",
 	    "%d errno %d", r, e);
-	r = chflags(path("f"), 0x4);
+	r = chflags(tpath("f"), 0x4);
 	e = errno;
 	check(r < 0 && e == EOPNOTSUPP, "an unknown flag: EOPNOTSUPP",
 	    "%d errno %d", r, e);
-	check(chflags(path("f"), 0) == 0 && stat(path("f"), &st) == 0 &&
+	check(chflags(tpath("f"), 0) == 0 && stat(tpath("f"), &st) == 0 &&
 	    !(st.st_flags & UF_TXN), "chflags notxn clears it",
 	    "flags %x errno %d", (unsigned)st.st_flags, errno);
-	unlink(path("f"));
-	rmdir(path("sub"));
+	unlink(tpath("f"));
+	rmdir(tpath("sub"));
 }
 
 /* The operations of abort and commit: 0, or -1. */
@@ -266,21 +249,21 @@ test_abort_commit(int commit)
 	int op, fd, fd2, ok;
 
 	for (op = 0; op < 4; op++) {
-		fd = mkfile(path("f"), 3);
-		fd2 = mkfile(path("g"), 3);
+		fd = mkfile(tpath("f"), 3);
+		fd2 = mkfile(tpath("g"), 3);
 		ok = fd >= 0 && fd2 >= 0 && txn_begin() > 0 &&
 		    operation(op, fd, fd2) == 0;
 		ok = ok && (commit ? txn_commit() : txn_abort()) == 0;
 		snprintf(what, sizeof(what), "%s, then %s: the %s-image", opname[op],
 		    commit ? "commit" : "abort", commit ? "after" : "before");
 		if (commit)
-			check(ok && afterimage(op, path("f"), 0) &&
-			    afterimage(op, path("g"), 1), what, "errno %d, %s",
+			check(ok && afterimage(op, tpath("f"), 0) &&
+			    afterimage(op, tpath("g"), 1), what, "errno %d, %s",
 			    errno, why);
 		else
-			check(ok && pristine(path("f"), 3) &&
-			    pristine(path("g"), 3), what, "errno %d, size %d",
-			    errno, slurp(path("f")));
+			check(ok && pristine(tpath("f"), 3) &&
+			    pristine(tpath("g"), 3), what, "errno %d, size %d",
+			    errno, slurp(tpath("f")));
 		close(fd);
 		close(fd2);
 	}
@@ -292,12 +275,12 @@ test_holes(void)
 	struct stat before, after;
 	int fd;
 
-	unlink(path("h"));
-	fd = open(path("h"), O_RDWR | O_CREAT, 0644);
+	unlink(tpath("h"));
+	fd = open(tpath("h"), O_RDWR | O_CREAT, 0644);
 	memset(buf, 'q', PAGE);
 	pwrite_at(fd, 20 * PAGE, buf, PAGE);	/* pages 0-19 a hole */
 	fsync(fd);
-	chflags(path("h"), UF_TXN);
+	chflags(tpath("h"), UF_TXN);
 	fstat(fd, &before);
 	txn_begin();
 	memset(buf, 'X', PAGE);
@@ -316,20 +299,20 @@ test_holes(void)
 	    (long long)before.st_size, (long long)after.st_blocks,
 	    (long long)before.st_blocks);
 	close(fd);
-	unlink(path("h"));
+	unlink(tpath("h"));
 }
 
 static void
 test_isolation(void)
 {
-	int fd = mkfile(path("iso"), 1), i, k, bad = 0, status;
+	int fd = mkfile(tpath("iso"), 1), i, k, bad = 0, status;
 	pid_t pids[6];
 
 	close(fd);
 	for (i = 0; i < 6; i++) {
 		if ((pids[i] = fork()) != 0)
 			continue;
-		fd = open(path("iso"), O_RDWR);
+		fd = open(tpath("iso"), O_RDWR);
 		for (k = 0; k < 40; k++) {
 			char a[64], b[64];
 			int j, err = 0;
@@ -361,32 +344,35 @@ test_isolation(void)
 			bad++;
 	check(bad == 0, "3 writers and 3 readers: every read sees one letter, "
 	    "twice the same", "%d processes failed", bad);
-	unlink(path("iso"));
+	unlink(tpath("iso"));
 }
 
-/* ring: child i locks page i, then after all have, wants page i+1. */
+/*
+ * n children in transactions on file name: each does its first step (to
+ * take a lock), waits until all have, then its second (to want another's
+ * lock) and commits, or is the victim.  How many of each, in *victims and
+ * *done.
+ */
 static void
-test_ring(int n)
+contend(const char *name, int n, int (*first)(int fd, int i, int n),
+    int (*second)(int fd, int i, int n), int *victims, int *done)
 {
-	int fd = mkfile(path("ring"), n), p1[2], p2[2], i, victims = 0,
-	    done = 0, status;
+	int p1[2], p2[2], i, fd, status;
 	pid_t pids[10];
-	char what[64];
 
-	close(fd);
+	*victims = *done = 0;
 	pipe(p1);
 	pipe(p2);
 	for (i = 0; i < n; i++) {
 		if ((pids[i] = fork()) != 0)
 			continue;
-		fd = open(path("ring"), O_RDWR);
-		memset(buf, 'R', PAGE);
+		fd = open(name, O_RDWR);
 		txn_begin();
-		if (pwrite_at(fd, i * PAGE, buf, PAGE) != PAGE)
+		if (first(fd, i, n) < 0)
 			_exit(3);
 		post(p1[1]);
 		await(p2[0], 1);
-		if (pwrite_at(fd, (i + 1) % n * PAGE, buf, PAGE) != PAGE) {
+		if (second(fd, i, n) < 0) {
 			int e = errno;
 
 			txn_abort();
@@ -400,64 +386,69 @@ test_ring(int n)
 	for (i = 0; i < n; i++) {
 		status = reap(pids[i]);
 		if (exited_with(status, VICTIM))
-			victims++;
+			(*victims)++;
 		else if (exited_with(status, 0))
-			done++;
+			(*done)++;
 	}
+	close(p1[0]), close(p1[1]), close(p2[0]), close(p2[1]);
+}
+
+/* ring: child i writes page i, then (all have) page i + 1. */
+static int
+ring_first(int fd, int i, int n)
+{
+	memset(buf, 'R', PAGE);
+	return pwrite_at(fd, i * PAGE, buf, PAGE) == PAGE ? 0 : -1;
+}
+
+static int
+ring_second(int fd, int i, int n)
+{
+	return pwrite_at(fd, (i + 1) % n * PAGE, buf, PAGE) == PAGE ? 0 : -1;
+}
+
+static void
+test_ring(int n)
+{
+	int fd = mkfile(tpath("ring"), n), victims, done;
+	char what[64];
+
+	close(fd);
+	contend(tpath("ring"), n, ring_first, ring_second, &victims, &done);
 	snprintf(what, sizeof(what), "a ring of %d: one victim, the rest "
 	    "commit", n);
 	check(victims == 1 && done == n - 1, what, "%d victims, %d committed",
 	    victims, done);
-	close(p1[0]), close(p1[1]), close(p2[0]), close(p2[1]);
-	unlink(path("ring"));
+	unlink(tpath("ring"));
 }
 
-/* clump: n read page 0, then all write it. */
+/* clump: all read page 0, then (all have) write it. */
+static int
+clump_first(int fd, int i, int n)
+{
+	return pread_at(fd, 0, buf, 10) == 10 ? 0 : -1;
+}
+
+static int
+clump_second(int fd, int i, int n)
+{
+	memset(buf, 'C', 10);
+	return pwrite_at(fd, 0, buf, 10) == 10 ? 0 : -1;
+}
+
 static void
 test_clump(int n)
 {
-	int fd = mkfile(path("clump"), 1), p1[2], p2[2], i, victims = 0,
-	    done = 0, status;
-	pid_t pids[10];
+	int fd = mkfile(tpath("clump"), 1), victims, done;
 	char what[64];
 
 	close(fd);
-	pipe(p1);
-	pipe(p2);
-	for (i = 0; i < n; i++) {
-		if ((pids[i] = fork()) != 0)
-			continue;
-		fd = open(path("clump"), O_RDWR);
-		txn_begin();
-		if (pread_at(fd, 0, buf, 10) != 10)
-			_exit(3);
-		post(p1[1]);
-		await(p2[0], 1);
-		memset(buf, 'C', 10);
-		if (pwrite_at(fd, 0, buf, 10) != 10) {
-			int e = errno;
-
-			txn_abort();
-			_exit(e == ETXNABORT ? VICTIM : 4);
-		}
-		_exit(txn_commit() == 0 ? 0 : 5);
-	}
-	await(p1[0], n);
-	for (i = 0; i < n; i++)
-		post(p2[1]);
-	for (i = 0; i < n; i++) {
-		status = reap(pids[i]);
-		if (exited_with(status, VICTIM))
-			victims++;
-		else if (exited_with(status, 0))
-			done++;
-	}
+	contend(tpath("clump"), n, clump_first, clump_second, &victims, &done);
 	snprintf(what, sizeof(what), "%d readers all upgrading: %d victims",
 	    n, n - 1);
 	check(victims == n - 1 && done == 1, what, "%d victims, %d committed",
 	    victims, done);
-	close(p1[0]), close(p1[1]), close(p2[0]), close(p2[1]);
-	unlink(path("clump"));
+	unlink(tpath("clump"));
 }
 
 /* The child that holds a page: holds page 0 until told, then commits. */
@@ -503,15 +494,15 @@ waiter(const char *name, int ready)
 static void
 test_nocycle(void)
 {
-	int fd = mkfile(path("nc"), 1), p1[2], p2[2];
+	int fd = mkfile(tpath("nc"), 1), p1[2], p2[2];
 	pid_t h, w;
 
 	close(fd);
 	pipe(p1);
 	pipe(p2);
-	h = holder(path("nc"), p1[1], p2[0], 1);
+	h = holder(tpath("nc"), p1[1], p2[0], 1);
 	await(p1[0], 1);
-	w = waiter(path("nc"), p1[1]);
+	w = waiter(tpath("nc"), p1[1]);
 	await(p1[0], 1);
 	check(txn_detect() == 0, "a waiter with no cycle: txn_detect aborts "
 	    "nobody", "errno %d", errno);
@@ -520,41 +511,41 @@ test_nocycle(void)
 	    "... the holder commits and the waiter then reads its page",
 	    "the waiter read something else");
 	close(p1[0]), close(p1[1]), close(p2[0]), close(p2[1]);
-	unlink(path("nc"));
+	unlink(tpath("nc"));
 }
 
 static void
 test_kill(void)
 {
-	int fd = mkfile(path("k"), 1), p1[2], p2[2];
+	int fd = mkfile(tpath("k"), 1), p1[2], p2[2];
 	pid_t h, w;
 
 	close(fd);
 	pipe(p1);
 	pipe(p2);
-	h = holder(path("k"), p1[1], p2[0], 0);
+	h = holder(tpath("k"), p1[1], p2[0], 0);
 	await(p1[0], 1);
-	w = waiter(path("k"), p1[1]);
+	w = waiter(tpath("k"), p1[1]);
 	await(p1[0], 1);
 	kill(h, SIGKILL);
 	reap(h);
 	check(exited_with(reap(w), 0), "kill -9 inside a transaction: the "
 	    "waiter goes on and reads the page as it was", "it did not");
-	check(pristine(path("k"), 1), "... and nothing of the killed one "
-	    "stays", "size %d", slurp(path("k")));
+	check(pristine(tpath("k"), 1), "... and nothing of the killed one "
+	    "stays", "size %d", slurp(tpath("k")));
 	close(p1[0]), close(p1[1]), close(p2[0]), close(p2[1]);
-	unlink(path("k"));
+	unlink(tpath("k"));
 }
 
 static void
 test_exit(void)
 {
-	int fd = mkfile(path("x"), 2);
+	int fd = mkfile(tpath("x"), 2);
 	pid_t pid;
 
 	close(fd);
 	if ((pid = fork()) == 0) {
-		fd = open(path("x"), O_RDWR);
+		fd = open(tpath("x"), O_RDWR);
 		txn_begin();
 		memset(buf, 'E', PAGE);
 		pwrite_at(fd, 0, buf, PAGE);
@@ -562,15 +553,15 @@ test_exit(void)
 		_exit(0);
 	}
 	reap(pid);
-	check(pristine(path("x"), 2), "exit inside a transaction aborts it",
-	    "size %d", slurp(path("x")));
-	unlink(path("x"));
+	check(pristine(tpath("x"), 2), "exit inside a transaction aborts it",
+	    "size %d", slurp(tpath("x")));
+	unlink(tpath("x"));
 }
 
 static void
 test_implicit(void)
 {
-	int fd = mkfile(path("im"), 1), p1[2], status;
+	int fd = mkfile(tpath("im"), 1), p1[2], status;
 	pid_t pid;
 
 	pipe(p1);
@@ -578,7 +569,7 @@ test_implicit(void)
 	memset(buf, 'T', PAGE);
 	pwrite_at(fd, 0, buf, PAGE);
 	if ((pid = fork()) == 0) {
-		int rfd = open(path("im"), O_RDONLY);
+		int rfd = open(tpath("im"), O_RDONLY);
 
 		post(p1[1]);
 		_exit(pread_at(rfd, 0, buf, PAGE) == PAGE && buf[0] == 'T' &&
@@ -590,18 +581,18 @@ test_implicit(void)
 	check(exited_with(status, 0), "a read outside a transaction waits for "
 	    "the writer's commit and sees it whole", "status %x", status);
 	memset(buf, 'O', PAGE);
-	check(pwrite_at(fd, 0, buf, PAGE) == PAGE && slurp(path("im")) == PAGE &&
+	check(pwrite_at(fd, 0, buf, PAGE) == PAGE && slurp(tpath("im")) == PAGE &&
 	    buf2[0] == 'O', "a write outside a transaction is one of its own",
 	    "errno %d", errno);
 	close(fd);
 	close(p1[0]), close(p1[1]);
-	unlink(path("im"));
+	unlink(tpath("im"));
 }
 
 static void
 test_truncate(void)
 {
-	int fd = mkfile(path("t"), 3), r, e;
+	int fd = mkfile(tpath("t"), 3), r, e;
 	struct stat st;
 
 	txn_begin();
@@ -614,7 +605,7 @@ test_truncate(void)
 	    st.st_size == PAGE + 7, "ftruncate outside one shrinks it",
 	    "size %lld errno %d", (long long)st.st_size, errno);
 	close(fd);
-	unlink(path("t"));
+	unlink(tpath("t"));
 }
 
 static void
@@ -625,7 +616,7 @@ test_limit(void)
 
 	txnstats(&s, 0);
 	max = s.maxdirty;
-	fd = mkfile(path("big"), 2);
+	fd = mkfile(tpath("big"), 2);
 	txn_begin();
 	memset(buf, 'L', PAGE);
 	for (i = 0; i <= max + 1; i++)
@@ -643,17 +634,17 @@ test_limit(void)
 	e = errno;
 	check(r < 0 && e == ETXNABORT, "... and its commit too, which ends it",
 	    "%d errno %d", r, e);
-	check(pristine(path("big"), 2), "... leaving the file as it was",
-	    "size %d", slurp(path("big")));
+	check(pristine(tpath("big"), 2), "... leaving the file as it was",
+	    "size %d", slurp(tpath("big")));
 	close(fd);
-	unlink(path("big"));
+	unlink(tpath("big"));
 }
 
 static void
 test_nosteal(void)
 {
 	struct txnstats s;
-	int fd = mkfile(path("ns"), 8), i;
+	int fd = mkfile(tpath("ns"), 8), i;
 
 	txnstats(&s, 0);
 	txn_begin();
@@ -665,34 +656,34 @@ test_nosteal(void)
 	sync();
 	fsync(fd);
 	txn_abort();
-	check(pristine(path("ns"), 8), "sync and fsync inside a transaction, "
-	    "then abort: the file as before", "size %d", slurp(path("ns")));
+	check(pristine(tpath("ns"), 8), "sync and fsync inside a transaction, "
+	    "then abort: the file as before", "size %d", slurp(tpath("ns")));
 	i = s.steals;
 	txnstats(&s, 0);
 	check(s.steals == (u_int32_t)i, "no page of a running transaction was "
 	    "written (txnstat steals)", "%u, was %d", s.steals, i);
 	close(fd);
-	unlink(path("ns"));
+	unlink(tpath("ns"));
 }
 
 static void
 test_cleaner(void)
 {
-	int fd = mkfile(path("cl"), 4), status;
+	int fd = mkfile(tpath("cl"), 4), status;
 	char cmd[600];
 
 	txn_begin();
 	memset(buf, 'Z', PAGE);
 	pwrite_at(fd, PAGE, buf, PAGE);
 	snprintf(cmd, sizeof(cmd), "/usr/libexec/lfs_cleanerd -c 1000 %s "
-	    ">/dev/null 2>&1", dir);
+	    ">/dev/null 2>&1", check_dir);
 	status = system(cmd);
 	txn_abort();
-	check(status != -1 && pristine(path("cl"), 4), "the cleaner cleaning "
+	check(status != -1 && pristine(tpath("cl"), 4), "the cleaner cleaning "
 	    "while a transaction holds a page: the abort finds it as before",
-	    "status %x size %d", status, slurp(path("cl")));
+	    "status %x size %d", status, slurp(tpath("cl")));
 	close(fd);
-	unlink(path("cl"));
+	unlink(tpath("cl"));
 }
 
 /*
@@ -721,14 +712,14 @@ victim_after(int fd)
 static void
 test_aborted(void)
 {
-	int fd = mkfile(path("ab"), 2), p1[2], p2[2], r, e, status, mine = 0;
+	int fd = mkfile(tpath("ab"), 2), p1[2], p2[2], r, e, status, mine = 0;
 	pid_t child;
 
 	close(fd);
 	pipe(p1);
 	pipe(p2);
 	if ((child = fork()) == 0) {
-		fd = open(path("ab"), O_RDWR);
+		fd = open(tpath("ab"), O_RDWR);
 		txn_begin();
 		pwrite_at(fd, PAGE, "c", 1);
 		post(p1[1]);
@@ -739,7 +730,7 @@ test_aborted(void)
 			_exit(8);
 		_exit(VICTIM + 10 * victim_after(fd));
 	}
-	fd = open(path("ab"), O_RDWR);
+	fd = open(tpath("ab"), O_RDWR);
 	txn_begin();
 	pwrite_at(fd, 0, "p", 1);
 	await(p1[0], 1);
@@ -760,7 +751,7 @@ test_aborted(void)
 	    "parent %d (errno %d), child status %x", mine, e, status);
 	close(fd);
 	close(p1[0]), close(p1[1]), close(p2[0]), close(p2[1]);
-	unlink(path("ab"));
+	unlink(tpath("ab"));
 }
 
 static const struct {
@@ -824,7 +815,7 @@ main(int argc, char *argv[])
 	while ((ch = getopt(argc, argv, "d:t:")) != -1) {
 		switch (ch) {
 		case 'd':
-			strncpy(dir, optarg, sizeof(dir) - 1);
+			strncpy(check_dir, optarg, sizeof(check_dir) - 1);
 			break;
 		case 't':
 			only = optarg;
@@ -834,7 +825,7 @@ main(int argc, char *argv[])
 			return 2;
 		}
 	}
-	mkdir(path(""), 0755);
+	mkdir(tpath("%s", ""), 0755);
 	if (only)
 		run(only);
 	else
