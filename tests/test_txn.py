@@ -74,3 +74,21 @@ def test_gdb_txn_shows_the_locks_and_who_waits_for_whom(guests):
     assert re.search(r"WAITS FOR S ino \d+ page 0\n\s+waits for txn "
                      + m.group(1), out), out
     g.expect(r"2 passed, 0 failed")
+
+
+def test_protection_survives_roll_forward(guests):
+    """chflags txn after the last checkpoint, made durable by fsync: after a
+    power cut, the mount rolls forward and the file is still protected.
+    (Commits across power cuts: the crash workload txn, tests/crash.)"""
+    g = guests.boot(kargs="syncinterval=0")
+    g.ok("newfs_lfs /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt"
+         " && sync")
+    g.ok("echo before > /mnt/f && chflags txn /mnt/f && fsync /mnt/f")
+    g.close()                               # the power goes off
+    g = guests.boot(kargs="syncinterval=0")
+    out = g.ok("mount -n -t lfs /dev/sd1a /mnt")
+    assert "rolled forward" in out, out
+    assert " txn " in g.ok("ls -lo /mnt/f")
+    assert g.ok("cat /mnt/f").strip() == "before"
+    g.ok("umount /mnt")
+    fslib.fsck_lfs_clean(g, "-n")
