@@ -247,6 +247,8 @@ pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 				    "bytes)\n", sn, seguse(c, sn)->su_nbytes);
 			if (move_segment(c, sn) == 0)
 				batch[nb++] = sn;
+			else if (errno == ENOENT)
+				return -1;	/* the file system is gone */
 			else if (errno == ENOSPC)
 				break;	/* no room to move more to */
 			/* Chosen once a pass: mark it as if busy. */
