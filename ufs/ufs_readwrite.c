@@ -65,7 +65,7 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	struct inode *ip = VTOI(vp);
 	struct ufsmount *ump = ip->i_ump;
 	int bsize = ump->um_bsize, error = 0, resid = uio->uio_resid;
-	off_t osize;
+	off_t osize, datasize;
 	struct buf *bp;
 
 	if (vp->v_type != VREG && vp->v_type != VDIR && vp->v_type != VLNK)
@@ -73,7 +73,7 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	vn_lock(vp);
 	if (ioflag & IO_APPEND)
 		uio->uio_offset = ip->i_size;
-	osize = ip->i_size;
+	osize = datasize = ip->i_size;
 	if (uio->uio_offset < 0) {
 		error = EINVAL;
 		goto out;
@@ -93,12 +93,20 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 			break;
 		error = uiomove(bp->b_data + on, n, uio);
 		if (error) {
+			/*
+			 * balloc sized the block for on + n bytes: the
+			 * truncate below must see it at that size to free
+			 * all of it (it sizes blocks by i_size).
+			 */
+			if (lblktosize_(ump, lbn) + on + n > (off_t)ip->i_size)
+				ip->i_size = lblktosize_(ump, lbn) + on + n;
 			brelse(bp);
 			break;
 		}
 		/* The size grows only by data that arrived (not on EFAULT). */
 		if (uio->uio_offset > (off_t)ip->i_size)
 			ip->i_size = uio->uio_offset;
+		datasize = ip->i_size;
 		if (ioflag & IO_SYNC)
 			error = UFS_BWRITE(ip, bp);
 		else if ((vp->v_mount->mnt_flag & MNT_CLUSTERWRITE) &&
@@ -123,7 +131,7 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	} else if (error) {
 		/* Free any block allocated past the end for data that never
 		 * came; what did arrive stays, and counts as written. */
-		UFS_TRUNCATE(ip, ip->i_size, 0, cred);
+		UFS_TRUNCATE(ip, datasize, 0, cred);
 		if (resid > uio->uio_resid)
 			error = 0;
 	} else if (resid > uio->uio_resid && (ioflag & IO_SYNC))
