@@ -61,6 +61,12 @@ getnewvnode(struct mount *mp, const struct vnodeops *ops, struct vnode **vpp)
 		if (vp->v_usecount == 0 && vp->v_type == VBAD)
 			break;
 	}
+	/*
+	 * Off its old mount's list before the memset forgets the list: a
+	 * vnode a failed vget left VBAD is still on it, and would stay
+	 * linked there from the new one's.
+	 */
+	insmntque(vp, NULL);
 	memset(vp, 0, sizeof(*vp));
 	vp->v_op = ops;
 	vp->v_type = VNON;
@@ -89,8 +95,10 @@ insmntque(struct vnode *vp, struct mount *mp)
 void
 vgone(struct vnode *vp)
 {
-	if (vp->v_type == VBAD)
+	if (vp->v_type == VBAD) {
+		insmntque(vp, NULL);	/* a failed vget's: on no mount */
 		return;
+	}
 	vinvalbuf(vp, 1);
 	if (vp->v_op && vp->v_op->vop_reclaim)
 		VOP_RECLAIM(vp);
