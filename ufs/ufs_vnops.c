@@ -118,6 +118,13 @@ ufs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
 		if (vp->v_type == VDIR)
 			return EISDIR;
 		if (vp->v_type == VREG) {
+			/*
+			 * As ufs_write: past the largest file the layout
+			 * addresses, the last block's number would not fit
+			 * a daddr_t, and a wrapped one is a small block.
+			 */
+			if (va->va_size > ip->i_ump->um_maxfilesize)
+				return EFBIG;
 			vn_lock(vp);
 			error = UFS_TRUNCATE(ip, va->va_size, 0, cred);
 			VOP_UNLOCK(vp);

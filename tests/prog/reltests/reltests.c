@@ -1,7 +1,8 @@
 /*
  * reltests: the reliability regressions of issue 14 that one process can
- * show: shrinking a file across its indirect levels, a write(2) that
- * fails half way (EFAULT, ENOSPC), and the space each gives back.
+ * show: shrinking a file across its indirect levels, growing one past
+ * the largest size, a write(2) that fails half way (EFAULT, ENOSPC),
+ * and the space each gives back.
  * One line per check, "(reltests) what: ok" or "... FAILED: why", and a
  * last line "N passed, M failed"; exit status 0 only if nothing failed.
  *
@@ -9,8 +10,8 @@
  *	  -d dir  a writable directory on the file system to test (/tmp)
  *	  -n	  do not compare free space (LFS frees a block only when
  *		  the cleaner or a checkpoint gets to it)
- *	  -t test run only that one: shrink, badwrite or fill (fill writes
- *		  until ENOSPC and runs only when asked)
+ *	  -t test run only that one: shrink, bigtrunc, badwrite or fill
+ *		  (fill writes until ENOSPC and runs only when asked)
  *
  * The kernel's own complaints ("bad block ... freed", "free inode had N
  * blocks") go to the console; the pytest file looks for them there.
@@ -276,12 +277,43 @@ test_fill(void)
 		    "%ld free before, %ld after", before, after);
 }
 
+/*
+ * ftruncate past the largest file the layout addresses is EFBIG, as a
+ * write there is: the last block's number would wrap to a small one
+ * (the fuzzer found a file of 2^44 + 64 KB that fsck then cleared).
+ */
+static void
+test_bigtrunc(void)
+{
+	static const off_t sizes[] = { (off_t)1 << 44, ((off_t)1 << 44) +
+	    65536, ((off_t)1 << 62) + 5, 0x7fffffffffffffffLL };
+	struct stat st;
+	char what[96];
+	int fd, i, r, e;
+
+	fd = open(path("bigtrunc"), O_CREAT | O_RDWR | O_TRUNC, 0644);
+	write_pattern(fd, 0, 5000);
+	for (i = 0; i < (int)(sizeof(sizes) / sizeof(sizes[0])); i++) {
+		r = ftruncate(fd, sizes[i]);
+		e = errno;
+		st = fstat_(fd);
+		snprintf(what, sizeof(what), "ftruncate to %lld is EFBIG",
+		    (long long)sizes[i]);
+		check(r == -1 && e == EFBIG && st.st_size == 5000, what,
+		    "returned %d, errno %d, size now %lld", r, e,
+		    (long long)st.st_size);
+	}
+	close(fd);
+	unlink(path("bigtrunc"));
+}
+
 static const struct {
 	const char *name;
 	void	(*fn)(void);
 	int	always;
 } tests[] = {
 	{ "shrink", test_shrink, 1 },
+	{ "bigtrunc", test_bigtrunc, 1 },
 	{ "badwrite", test_badwrite, 1 },
 	{ "fill", test_fill, 0 },
 };
