@@ -33,6 +33,26 @@ ffs_fserr(struct inode *ip, const char *msg)
 	printf("%s: %s\n", ip->i_ump->um_fspec, msg);
 }
 
+/*
+ * Is bno, size bytes at a fragment address read from the disk (an inode's
+ * or an indirect block's pointer), outside the file system?  Reported;
+ * the caller answers EIO.  Nothing here may index a cylinder group by it.
+ */
+int
+ffs_badblk(struct inode *ip, daddr_t bno, long size)
+{
+	struct fs *fs = ip->i_fs;
+
+	if (bno > 0 && bno + numfrags(fs, size) <= fs->fs_size)
+		return 0;
+	if (!(ip->i_flag & IN_DAMAGED)) {	/* once, not per call */
+		ip->i_flag |= IN_DAMAGED;
+		printf("%s: inode %u: block pointer %ld out of range\n",
+		    ip->i_ump->um_fspec, ip->i_number, (long)bno);
+	}
+	return 1;
+}
+
 /* The cylinder group block of group c, checked; EIO if it is damaged. */
 static int
 ffs_getcg(struct inode *ip, int c, struct buf **bpp, struct cg **cgpp)
@@ -233,7 +253,7 @@ ffs_alloc(struct inode *ip, daddr_t lbn, daddr_t bpref, int size,
 		goto nospace;
 	if (cred && cred->cr_uid != 0 && freespace(fs, fs->fs_minfree) <= 0)
 		goto nospace;
-	if (bpref >= fs->fs_size)
+	if (bpref < 0 || bpref >= fs->fs_size)
 		bpref = 0;
 	cg = bpref == 0 ? ino_to_cg(fs, ip->i_number) : dtog(fs, bpref);
 	bno = ffs_hashalloc(ip, cg, bpref, size, ffs_alloccg);
@@ -309,6 +329,8 @@ ffs_realloccg(struct inode *ip, daddr_t lbprev, daddr_t bpref, int osize,
 		goto nospace;
 	if (bprev == 0)
 		return EINVAL;
+	if (ffs_badblk(ip, bprev, osize))
+		return EIO;
 	if ((error = bread(ITOV(ip), lbprev, osize, &bp)) != 0) {
 		brelse(bp);
 		return error;
@@ -316,7 +338,7 @@ ffs_realloccg(struct inode *ip, daddr_t lbprev, daddr_t bpref, int osize,
 	cg = dtog(fs, bprev);
 	bno = ffs_fragextend(ip, cg, bprev, osize, nsize);
 	if (bno == 0) {
-		if (bpref >= fs->fs_size)
+		if (bpref < 0 || bpref >= fs->fs_size)
 			bpref = 0;
 		bno = ffs_hashalloc(ip, cg, bpref, nsize, ffs_alloccg);
 		if (bno == 0) {
@@ -349,18 +371,23 @@ ffs_blkpref(struct inode *ip, daddr_t lbn, int indx, ufs_daddr_t *bap)
 {
 	struct fs *fs = ip->i_fs;
 	struct ufsmount *ump = ip->i_ump;
-	daddr_t nextblk;
+	daddr_t nextblk, prev = 0;
 	int cg, startcg, avgbfree;
 
-	if (indx % fs->fs_maxbpg == 0 || bap == NULL || bap[indx - 1] == 0) {
+	if (bap != NULL && indx > 0) {
+		prev = bap[indx - 1];
+		if (prev < 0 || prev >= fs->fs_size)
+			prev = 0;	/* damaged; not a group to index */
+	}
+	if (indx % fs->fs_maxbpg == 0 || bap == NULL || prev == 0) {
 		if (lbn < NDADDR || bap == NULL) {
 			cg = ino_to_cg(fs, ip->i_number);
 			return cgbase(fs, cg) + fs->fs_frag;
 		}
 		/* A new section: the next group with average free space. */
-		startcg = indx == 0 || bap[indx - 1] == 0 ?
+		startcg = prev == 0 ?
 		    ino_to_cg(fs, ip->i_number) + lbn / fs->fs_maxbpg :
-		    dtog(fs, bap[indx - 1]) + 1;
+		    dtog(fs, prev) + 1;
 		startcg %= fs->fs_ncg;
 		avgbfree = fs->fs_cstotal.cs_nbfree / fs->fs_ncg;
 		for (cg = startcg; cg < fs->fs_ncg; cg++)
@@ -375,7 +402,7 @@ ffs_blkpref(struct inode *ip, daddr_t lbn, int indx, ufs_daddr_t *bap)
 			}
 		return 0;
 	}
-	nextblk = bap[indx - 1] + fs->fs_frag;
+	nextblk = prev + fs->fs_frag;
 	if (indx < fs->fs_maxcontig || bap[indx - fs->fs_maxcontig] +
 	    blkstofrags(fs, fs->fs_maxcontig) != nextblk)
 		return nextblk;

@@ -68,6 +68,10 @@ ffs_indirtrunc(struct inode *ip, daddr_t lbn, daddr_t dbn, daddr_t lastbn,
 		factor *= NINDIR(fs);
 	if (lastbn > 0)
 		last /= factor;
+	if (ffs_badblk(ip, dbn, fs->fs_bsize)) {
+		*countp = 0;
+		return EIO;
+	}
 	if ((error = ufs_getindir(vp, lbn, fsbtodb(fs, dbn), &bp)) != 0) {
 		*countp = 0;
 		return error;

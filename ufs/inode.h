@@ -68,6 +68,7 @@ struct ufsmount {
 	int	um_asyncfull;		/* write a filled block at once (FFS) */
 	int	(*um_blksize)(struct inode *, daddr_t lbn);	/* frags? */
 	char	um_fspec[90];		/* device name, for statfs */
+	daddr_t	um_nbptr;		/* block pointers are below this */
 };
 
 struct inode {
@@ -88,6 +89,7 @@ struct inode {
 #define IN_UPDATE	0x0004		/* modification time to update */
 #define IN_MODIFIED	0x0008		/* inode changed */
 #define IN_RENAME	0x0010		/* being renamed */
+#define IN_DAMAGED	0x0020		/* damage on disk reported (once) */
 
 #define i_mode		i_din.di_mode
 #define i_nlink		i_din.di_nlink
@@ -150,6 +152,7 @@ int	ufs_getlbns(struct ufsmount *, daddr_t bn, struct indir *, int *nump);
 int	ufs_getindir(struct vnode *, daddr_t lbn, daddr_t blkno, struct buf **);
 int	ufs_bmaparray(struct vnode *, daddr_t bn, daddr_t *bnp, int *runp);
 int	ufs_bmap(struct vnode *, daddr_t, struct vnode **, daddr_t *, int *);
+int	ufs_badbptr(struct inode *, daddr_t);
 
 /* ufs_lookup.c */
 struct componentname;
