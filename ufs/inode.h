@@ -162,6 +162,7 @@ int	ufs_dirremove(struct vnode *dvp, struct componentname *);
 int	ufs_dirrewrite(struct inode *dp, struct inode *ip, struct componentname *);
 int	ufs_dirempty(struct inode *, ino_t parentino, struct ucred *);
 int	ufs_checkpath(struct inode *source, struct inode *target, struct ucred *);
+int	ufs_dircheck(struct inode *);
 
 #define lblktosize_(ump, lbn)	((off_t)(lbn) << (ump)->um_bshift)
 /* ufs_readwrite.c */

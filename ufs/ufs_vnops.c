@@ -381,6 +381,10 @@ ufs_readdir(struct vnode *vp, struct uio *uio, struct ucred *cred)
 	if (uio->uio_resid < DIRBLKSIZ || (uio->uio_offset & (DIRBLKSIZ - 1)))
 		return EINVAL;
 	vn_lock(vp);
+	if ((error = ufs_dircheck(ip)) != 0) {
+		VOP_UNLOCK(vp);
+		return error;
+	}
 	while (uio->uio_resid >= DIRBLKSIZ &&
 	    uio->uio_offset < (off_t)ip->i_size) {
 		int n = MIN(bsize - (uio->uio_offset & (bsize - 1)),
