@@ -35,15 +35,33 @@ ffs_fserr(struct inode *ip, const char *msg)
 
 /*
  * Is bno, size bytes at a fragment address read from the disk (an inode's
- * or an indirect block's pointer), outside the file system?  Reported;
- * the caller answers EIO.  Nothing here may index a cylinder group by it.
+ * or an indirect block's pointer), not a place a file may own: outside
+ * the file system, across a block boundary, or on a group's superblock
+ * copy, group block or inodes, or the summaries (as fsck's chkrange and
+ * claimmeta)?  Reported; the
+ * caller answers EIO, and nothing here indexes a group by it or writes
+ * over the metadata.
  */
+static int
+ffs_inmeta(struct fs *fs, daddr_t bno, int frags)
+{
+	int c = dtog(fs, bno);
+
+	if (bno < fs->fs_csaddr + howmany(fs->fs_cssize, fs->fs_fsize) &&
+	    bno + frags > fs->fs_csaddr)
+		return 1;		/* the group summaries */
+	return bno < cgdmin(fs, c) && (c == 0 || bno + frags > cgsblock(fs, c));
+}
+
 int
 ffs_badblk(struct inode *ip, daddr_t bno, long size)
 {
 	struct fs *fs = ip->i_fs;
+	int frags = numfrags(fs, size);
 
-	if (bno > 0 && bno + numfrags(fs, size) <= fs->fs_size)
+	if (bno > 0 && bno + frags <= fs->fs_size &&
+	    fragnum(fs, bno) + frags <= fs->fs_frag &&
+	    !ffs_inmeta(fs, bno, frags))
 		return 0;
 	if (!(ip->i_flag & IN_DAMAGED)) {	/* once, not per call */
 		ip->i_flag |= IN_DAMAGED;
@@ -425,7 +443,9 @@ ffs_blkfree(struct inode *ip, daddr_t bno, long size)
 	daddr_t bbase;
 
 	if (size > fs->fs_bsize || fragoff(fs, size) != 0 || size <= 0 ||
-	    bno < 0 || bno >= fs->fs_size) {
+	    bno < 0 || bno + numfrags(fs, size) > fs->fs_size ||
+	    fragnum(fs, bno) + numfrags(fs, size) > fs->fs_frag ||
+	    ffs_inmeta(fs, bno, numfrags(fs, size))) {
 		printf("%s: bad block %d (size %ld) freed, ino %u\n",
 		    ump->um_fspec, (int)bno, size, ip->i_number);
 		return;

@@ -103,15 +103,17 @@ ufs_getindir(struct vnode *vp, daddr_t lbn, daddr_t blkno, struct buf **bpp)
  * Is daddr, a block pointer read from the disk, outside the file
  * system?  A damaged disk must give EIO, never a wild read, write or
  * cylinder-group index; the caller says so, and this reports it.  0 is
- * a hole and -1 LFS_UNASSIGNED (an FFS layout checks for it itself).
+ * a hole, and on LFS -1 is LFS_UNASSIGNED.
  */
 int
 ufs_badbptr(struct inode *ip, daddr_t daddr)
 {
 	struct ufsmount *ump = ip->i_ump;
 
-	if (daddr >= -1 && daddr < ump->um_nbptr)
+	if (daddr >= 0 && daddr < ump->um_nbptr)
 		return 0;
+	if (daddr == -1 && ump->um_lfs != NULL)
+		return 0;			/* LFS_UNASSIGNED */
 	if (!(ip->i_flag & IN_DAMAGED)) {	/* once, not per read */
 		ip->i_flag |= IN_DAMAGED;
 		printf("%s: inode %u: block pointer %ld out of range\n",
