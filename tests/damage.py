@@ -228,6 +228,9 @@ class Ffs(FFSImage):
         out = [(SBOFF, 1024, "superblock")]
         for c in range(sb.ncg):
             out.append((self.cg_offset(c), min(sb.cgsize, sb.bsize), "cg"))
+            # the whole inode table, the free inodes in it too
+            out.append((self.frag_offset(self.cgimin(c)),
+                        sb.ipg * DINODE_SIZE, "inode table"))
         seen: set[int] = set()
 
         def visit(ino: int) -> None:
@@ -420,8 +423,9 @@ class Lfs:
         out = []
         for b in [a for a in self.fs.sboffs if a][:2]:
             out.append((self.off(b), lfsdisk.DLFS_SIZE, "superblock"))
-        for a, _ in self.psegs:
+        for a, n in self.psegs:
             out.append((self.off(a), self.bs, "summary"))
+            out.append((self.off(a), (1 + n) * self.bs, "log"))
         seen: set[int] = set()
 
         def visit(ino: int) -> None:

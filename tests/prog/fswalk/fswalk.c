@@ -13,9 +13,9 @@
  * most 8 MB of a file.
  *
  * -w then writes: new files of 1 KB to 1 MB in dir/fswalk.d, and for at
- * most 20 existing regular files an append of 3000 bytes, a truncation
- * to half the size, and, for every third, an unlink; last the new files
- * go again.
+ * most 20 existing regular files (those at most two directories down
+ * first) an append of 3000 bytes, a truncation to half the size, and,
+ * for every third, an unlink; last the new files go again.
  *
  * Output: a line for the walk and, with -w, one for the writes, each with
  * the errors the calls met, by errno:
@@ -37,13 +37,17 @@
 #define MAXENTRIES	20000
 #define MAXFILE		(8 * 1024 * 1024)
 #define MAXVICTIMS	20
+#define MAXCANDS	512
 #define BUFSZ		(64 * 1024)
 
 static char buf[BUFSZ];
 static long ndirs, nfiles, nlinks, nothers, kbytes, nentries;
 static long errs[ELAST + 1], nerrs;
-static char victims[MAXVICTIMS][256];
-static int nvictims;
+static struct cand {
+	char	path[256];
+	int	depth;
+} cands[MAXCANDS];			/* regular files the walk met */
+static int ncands;
 
 static void
 err_(int e)
@@ -128,9 +132,11 @@ walk(const char *p, int depth)
 		return;
 	case S_IFREG:
 		nfiles++;
-		if (nvictims < MAXVICTIMS)
-			snprintf(victims[nvictims++], sizeof(victims[0]), "%s",
-			    p);
+		if (ncands < MAXCANDS) {
+			snprintf(cands[ncands].path, sizeof(cands[0].path),
+			    "%s", p);
+			cands[ncands++].depth = depth;
+		}
 		readfile(p);
 		return;
 	case S_IFLNK:
@@ -160,6 +166,22 @@ step(int r)
 	return r >= 0;
 }
 
+/* The victims: the MAXVICTIMS files nearest the top, walk order kept. */
+static int
+pickvictims(void)
+{
+	struct cand t;
+	int i, j;
+
+	for (i = 1; i < ncands; i++) {
+		t = cands[i];
+		for (j = i; j > 0 && cands[j - 1].depth > t.depth; j--)
+			cands[j] = cands[j - 1];
+		cands[j] = t;
+	}
+	return ncands < MAXVICTIMS ? ncands : MAXVICTIMS;
+}
+
 static long
 writes(const char *top)
 {
@@ -167,7 +189,7 @@ writes(const char *top)
 	char d[512], p[512];
 	long ops = 0, left;
 	struct stat st;
-	int i, fd;
+	int i, fd, nvictims = pickvictims();
 
 	memset(buf, 'w', sizeof(buf));
 	snprintf(d, sizeof(d), "%s/fswalk.d", top);
@@ -186,7 +208,7 @@ writes(const char *top)
 		close(fd);
 	}
 	for (i = 0; i < nvictims; i++) {
-		const char *v = victims[i];
+		const char *v = cands[i].path;
 
 		ops++;
 		if (!step(fd = open(v, O_WRONLY | O_APPEND)))
