@@ -133,11 +133,25 @@ vrele(struct vnode *vp)
 	KASSERT(vp->v_usecount > 0);
 	if (vp->v_usecount > 1) {
 		vp->v_usecount--;
+		/*
+		 * The other holder is in VOP_INACTIVE, which may have looked
+		 * at the inode before this reference changed it (a rmdir
+		 * taking the link count to 0): it must look again.
+		 */
+		if (vp->v_usecount == 1 && (vp->v_flag & VINACT))
+			vp->v_flag |= VINACTAGAIN;
 		return;
 	}
-	/* Last reference: the file system may do work that sleeps. */
-	if (vp->v_op && vp->v_op->vop_inactive)
-		VOP_INACTIVE(vp);
+	/*
+	 * Last reference: the file system may do work that sleeps, with
+	 * the vnode still held, so getnewvnode cannot take it meanwhile.
+	 */
+	do {
+		vp->v_flag = (vp->v_flag | VINACT) & ~VINACTAGAIN;
+		if (vp->v_op && vp->v_op->vop_inactive)
+			VOP_INACTIVE(vp);
+	} while ((vp->v_flag & VINACTAGAIN) && vp->v_usecount == 1);
+	vp->v_flag &= ~(VINACT | VINACTAGAIN);
 	if (--vp->v_usecount > 0)
 		return;
 	vp->v_flag |= VONFREELIST;
