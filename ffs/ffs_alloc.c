@@ -33,15 +33,7 @@ ffs_fserr(struct inode *ip, const char *msg)
 	printf("%s: %s\n", ip->i_ump->um_fspec, msg);
 }
 
-/*
- * Is bno, size bytes at a fragment address read from the disk (an inode's
- * or an indirect block's pointer), not a place a file may own: outside
- * the file system, across a block boundary, or on a group's superblock
- * copy, group block or inodes, or the summaries (as fsck's chkrange and
- * claimmeta)?  Reported; the
- * caller answers EIO, and nothing here indexes a group by it or writes
- * over the metadata.
- */
+/* Does the run of frags fragments at bno touch a group's metadata? */
 static int
 ffs_inmeta(struct fs *fs, daddr_t bno, int frags)
 {
@@ -53,6 +45,14 @@ ffs_inmeta(struct fs *fs, daddr_t bno, int frags)
 	return bno < cgdmin(fs, c) && (c == 0 || bno + frags > cgsblock(fs, c));
 }
 
+/*
+ * Is bno, size bytes at a fragment address read from the disk (an inode's
+ * or an indirect block's pointer), not a place a file may own: outside
+ * the file system, across a block boundary, or on a group's superblock
+ * copy, group block, inodes or the summaries (fsck's chkrange and
+ * claimmeta)?  Reported once per inode; the caller answers EIO, so
+ * nothing indexes a group by it or writes over the metadata.
+ */
 int
 ffs_badblk(struct inode *ip, daddr_t bno, long size)
 {
