@@ -670,7 +670,19 @@ def _(img, layout):
 
 # block pointers
 @case("root-db0-negative", ALL,
-      "the root directory's first block pointer negative (-5)")
+      "the root directory's first block pointer with its top byte "
+      "corrupted (negative)")
+def _(img, layout):
+    if layout == "lfs":
+        d = Lfs(img)
+        db0 = d.dinode_at(d.dinode_off(2))[DI_DB]
+    else:
+        with Ffs(img) as f:
+            db0 = f.inode(2).db[0]
+    inode_edit(img, layout, "/", db0=db0 - (1 << 31))
+
+
+@case("root-db0-minus5", ALL, "the root directory's first block pointer -5")
 def _(img, layout):
     inode_edit(img, layout, "/", db0=-5)
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import damage
 from guest import Guest
 from test_usertests import parse
 
@@ -83,3 +84,23 @@ def test_filling_the_disk_gives_every_block_back(tmp_path: Path, layout: str):
         make_fs(g, layout)
         reltests(g, "-d /mnt -t fill", user="root")
         unmount_and_check(g, layout)
+
+
+@pytest.mark.parametrize("layout", ["ffs", "efs", "lfs"])
+def test_a_bad_block_pointer_is_eio_and_one_line(tmp_path: Path,
+                                                   layout: str):
+    """The root directory's first block pointer with its top byte
+    corrupted: a create must fail with EIO and the console say which
+    inode, once; it used to go on with the pointer (a negative cylinder
+    group in ffs_realloccg, a walk of zeros: 'mangled entry', EINVAL)."""
+    img = tmp_path / "damaged.img"
+    damage.make_case(layout, "root-db0-negative", img)
+    t = "-n -t lfs " if layout == "lfs" else ""     # no cleaner to look
+    with Guest(tmp_path, sd1=img) as g:
+        said = g.ok(f"mount {t}/dev/sd1a /mnt")
+        out, status = g.run("touch /mnt/x; touch /mnt/y")
+        said += out
+        assert status != 0 and "Input/output error" in out, out
+        assert said.count("block pointer") == 1, said
+        assert "mangled" not in said, said
+        g.ok("umount /mnt")
