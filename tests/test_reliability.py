@@ -104,3 +104,28 @@ def test_a_bad_block_pointer_is_eio_and_one_line(tmp_path: Path,
         assert said.count("block pointer") == 1, said
         assert "mangled" not in said, said
         g.ok("umount /mnt")
+
+
+@pytest.mark.parametrize("size", ["2g", "huge"])
+@pytest.mark.parametrize("layout", ["ffs", "lfs"])
+def test_a_directory_bigger_than_its_blocks_is_refused_once(
+        tmp_path: Path, layout: str, size: str):
+    """A directory whose size on disk is 2^31 - 1 or 2^63 - 1 hung the
+    lookup, which walked the holes and said 'mangled entry' for every
+    512 bytes; now it is reported once and refused with EIO."""
+    img = tmp_path / "damaged.img"
+    damage.make_case(layout, f"dir-size-{size}", img)
+    t = "-n -t lfs " if layout == "lfs" else ""
+    with Guest(tmp_path, sd1=img) as g:
+        said = g.ok(f"mount {t}/dev/sd1a /mnt")
+        said += g.run("ls /mnt/a", timeout=60)[0]
+        for cmd in ("cat /mnt/a/frag", "ls /mnt/a/b", "touch /mnt/a/new",
+                    "rmdir /mnt/a"):
+            out, status = g.run(cmd, timeout=60)
+            assert status != 0, f"{cmd}: {out}"
+            said += out
+        assert "Input/output error" in said, said
+        assert said.count("bad dir ino") == 1, said
+        assert "mangled" not in said, said
+        assert g.ok("ls /mnt/many | wc -l").split() == ["150"]
+        g.ok("umount /mnt")
