@@ -6,12 +6,16 @@
 #   make crashimage a crashed LFS for doc/lfs-recovery.md (build/crashed-lfs.img)
 #   make test       everything that must pass
 #   make crashtest  LFS crash recovery at every write boundary (tests/crash)
+#   make stress     the reliability tools run longer: concurrency stress,
+#                   damaged images, the system-call fuzzer
 #   make bench      benchmarks on the timed disk
 #   make deps       install the Debian packages the project needs
 #
 # Variables: DISK=hp97560|rz55|m2361a|none (the scratch disk sd1's drive
 # model), ROOTDISK (sd0's, default none), MEM (guest MB), KARGS (kernel
 # command line), ACCEL=tcg|kvm, SD1=IMG (boot on a copy of IMG as sd1).
+# make stress: STRESS_SECONDS (120), STRESS_SEED (1), DAMAGE_SEEDS (400
+# random images per layout), FUZZ_CALLS (30000).
 
 B	:= build
 GEN	:= $(B)/gen
@@ -267,6 +271,18 @@ test: all
 crashtest: all
 	$(PY) -m qemu crashtest
 
+# The make-test runs of tests/test_stress.py, test_damage.py and
+# test_fuzz.py, longer.
+STRESS_SECONDS ?= 120
+STRESS_SEED ?= 1
+DAMAGE_SEEDS ?= 400
+FUZZ_CALLS ?= 30000
+stress: all
+	STRESS_SECONDS=$(STRESS_SECONDS) STRESS_SEED=$(STRESS_SEED) \
+	DAMAGE_SEEDS=$(DAMAGE_SEEDS) \
+	FUZZ_CALLS=$(FUZZ_CALLS) $(PY) -m pytest -q -ra tests/test_stress.py \
+	    tests/test_damage.py tests/test_fuzz.py
+
 bench: all
 	$(PY) -m qemu bench
 
@@ -274,5 +290,5 @@ clean:
 	rm -rf $(B) .gdbinit
 
 .PHONY: all deps kernel userland hosttools images qemu qemu-gdb gdb crashimage \
-	test crashtest bench clean
+	test crashtest stress bench clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -34,6 +34,44 @@ ffs_fserr(struct inode *ip, const char *msg)
 	printf("%s: %s\n", ip->i_ump->um_fspec, msg);
 }
 
+/* Does the run of frags fragments at bno touch a group's metadata? */
+static int
+ffs_inmeta(struct fs *fs, daddr_t bno, int frags)
+{
+	int c = dtog(fs, bno);
+
+	if (bno < fs->fs_csaddr + howmany(fs->fs_cssize, fs->fs_fsize) &&
+	    bno + frags > fs->fs_csaddr)
+		return 1;		/* the group summaries */
+	return bno < cgdmin(fs, c) && (c == 0 || bno + frags > cgsblock(fs, c));
+}
+
+/*
+ * Is bno, size bytes at a fragment address read from the disk (an inode's
+ * or an indirect block's pointer), not a place a file may own: outside
+ * the file system, across a block boundary, or on a group's superblock
+ * copy, group block, inodes or the summaries (fsck's chkrange and
+ * claimmeta)?  Reported once per inode; the caller answers EIO, so
+ * nothing indexes a group by it or writes over the metadata.
+ */
+int
+ffs_badblk(struct inode *ip, daddr_t bno, long size)
+{
+	struct fs *fs = ITOFS(ip);
+	int frags = numfrags(fs, size);
+
+	if (bno > 0 && bno + frags <= fs->fs_size &&
+	    fragnum(fs, bno) + frags <= fs->fs_frag &&
+	    !ffs_inmeta(fs, bno, frags))
+		return 0;
+	if (!(ip->i_flag & IN_DAMAGED)) {	/* once, not per call */
+		ip->i_flag |= IN_DAMAGED;
+		printf("%s: inode %u: block pointer %ld out of range\n",
+		    ip->i_ump->um_fspec, ip->i_number, (long)bno);
+	}
+	return 1;
+}
+
 /* The cylinder group block of group c, checked; EIO if it is damaged. */
 static int
 ffs_getcg(struct inode *ip, int c, struct buf **bpp, struct cg **cgpp)
@@ -231,7 +269,7 @@ ffs_alloc(struct inode *ip, daddr_t lbn, daddr_t bpref, int size,
 		goto nospace;
 	if (cred && cred->cr_uid != 0 && freespace(fs, fs->fs_minfree) <= 0)
 		goto nospace;
-	if (bpref >= fs->fs_size)
+	if (bpref < 0 || bpref >= fs->fs_size)
 		bpref = 0;
 	cg = bpref == 0 ? ino_to_cg(fs, ip->i_number) : dtog(fs, bpref);
 	bno = ffs_hashalloc(ip, cg, bpref, size, ffs_alloccg);
@@ -306,6 +344,8 @@ ffs_realloccg(struct inode *ip, daddr_t lbprev, daddr_t bpref, int osize,
 		goto nospace;
 	if (bprev == 0)
 		return EINVAL;
+	if (ffs_badblk(ip, bprev, osize))
+		return EIO;
 	if ((error = bread(ITOV(ip), lbprev, osize, &bp)) != 0) {
 		brelse(bp);
 		return error;
@@ -313,7 +353,7 @@ ffs_realloccg(struct inode *ip, daddr_t lbprev, daddr_t bpref, int osize,
 	cg = dtog(fs, bprev);
 	bno = ffs_fragextend(ip, cg, bprev, osize, nsize);
 	if (bno == 0) {
-		if (bpref >= fs->fs_size)
+		if (bpref < 0 || bpref >= fs->fs_size)
 			bpref = 0;
 		bno = ffs_hashalloc(ip, cg, bpref, nsize, ffs_alloccg);
 		if (bno == 0) {
@@ -345,18 +385,23 @@ daddr_t
 ffs_blkpref(struct inode *ip, daddr_t lbn, int indx, ufs_daddr_t *bap)
 {
 	struct fs *fs = ITOFS(ip);
-	daddr_t nextblk;
+	daddr_t nextblk, prev = 0;
 	int cg, startcg, avgbfree;
 
-	if (indx % fs->fs_maxbpg == 0 || bap == NULL || bap[indx - 1] == 0) {
+	if (bap != NULL && indx > 0) {
+		prev = bap[indx - 1];
+		if (prev < 0 || prev >= fs->fs_size)
+			prev = 0;	/* damaged; not a group to index */
+	}
+	if (indx % fs->fs_maxbpg == 0 || bap == NULL || prev == 0) {
 		if (lbn < NDADDR || bap == NULL) {
 			cg = ino_to_cg(fs, ip->i_number);
 			return cgbase(fs, cg) + fs->fs_frag;
 		}
 		/* A new section: the next group with average free space. */
-		startcg = indx == 0 || bap[indx - 1] == 0 ?
+		startcg = prev == 0 ?
 		    ino_to_cg(fs, ip->i_number) + lbn / fs->fs_maxbpg :
-		    dtog(fs, bap[indx - 1]) + 1;
+		    dtog(fs, prev) + 1;
 		startcg %= fs->fs_ncg;
 		avgbfree = fs->fs_cstotal.cs_nbfree / fs->fs_ncg;
 		for (cg = startcg; cg < fs->fs_ncg; cg++)
@@ -371,7 +416,7 @@ ffs_blkpref(struct inode *ip, daddr_t lbn, int indx, ufs_daddr_t *bap)
 			}
 		return 0;
 	}
-	nextblk = bap[indx - 1] + fs->fs_frag;
+	nextblk = prev + fs->fs_frag;
 	if (indx < fs->fs_maxcontig || bap[indx - fs->fs_maxcontig] +
 	    blkstofrags(fs, fs->fs_maxcontig) != nextblk)
 		return nextblk;
@@ -394,7 +439,9 @@ ffs_blkfree(struct inode *ip, daddr_t bno, long size)
 	daddr_t bbase;
 
 	if (size > fs->fs_bsize || fragoff(fs, size) != 0 || size <= 0 ||
-	    bno < 0 || bno >= fs->fs_size) {
+	    bno < 0 || bno + numfrags(fs, size) > fs->fs_size ||
+	    fragnum(fs, bno) + numfrags(fs, size) > fs->fs_frag ||
+	    ffs_inmeta(fs, bno, numfrags(fs, size))) {
 		printf("%s: bad block %d (size %ld) freed, ino %u\n",
 		    ump->um_fspec, (int)bno, size, ip->i_number);
 		return;

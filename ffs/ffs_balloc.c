@@ -38,6 +38,8 @@ ffs_balloc_direct(struct inode *ip, daddr_t lbn, int size,
 	struct buf *bp;
 	int error, osize, nsize;
 
+	if (nb != 0 && ffs_badblk(ip, nb, fs->fs_fsize))
+		return EIO;
 	if (nb != 0 && ip->i_size >= (u_int64_t)lblktosize(fs, lbn + 1)) {
 		/* A full block already. */
 		if ((error = bread(vp, lbn, fs->fs_bsize, &bp)) != 0) {
@@ -125,6 +127,8 @@ ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 		return error;
 	--num;				/* indirs[num] holds the data pointer */
 	nb = ip->i_ib[indirs[0].in_off];
+	if (nb != 0 && ffs_badblk(ip, nb, fs->fs_bsize))
+		return EIO;
 	if (nb == 0) {
 		pref = ffs_blkpref(ip, lbn, 0, NULL);
 		if ((error = ffs_alloc(ip, lbn, pref, fs->fs_bsize, cred,
@@ -145,6 +149,10 @@ ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 			return error;
 		bap = (ufs_daddr_t *)bp->b_data;
 		nb = bap[indirs[i].in_off];
+		if (nb != 0 && ffs_badblk(ip, nb, fs->fs_bsize)) {
+			brelse(bp);
+			return EIO;
+		}
 		if (i == num)
 			break;
 		i++;

@@ -34,6 +34,7 @@ int	ffs_realloccg(struct inode *, daddr_t lbprev, daddr_t bpref,
 	    int osize, int nsize, struct ucred *, struct buf **, daddr_t *bnp);
 daddr_t	ffs_blkpref(struct inode *, daddr_t lbn, int indx, ufs_daddr_t *bap);
 void	ffs_blkfree(struct inode *, daddr_t bno, long size);
+int	ffs_badblk(struct inode *, daddr_t bno, long size);
 int	ffs_valloc(struct inode *pip, int mode, struct ucred *, struct vnode **);
 int	ffs_vfree(struct inode *pip, ino_t ino, int mode);
 

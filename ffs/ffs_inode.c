@@ -68,6 +68,10 @@ ffs_indirtrunc(struct inode *ip, daddr_t lbn, daddr_t dbn, daddr_t lastbn,
 		factor *= NINDIR(fs);
 	if (lastbn > 0)
 		last /= factor;
+	if (ffs_badblk(ip, dbn, fs->fs_bsize)) {
+		*countp = 0;
+		return EIO;
+	}
 	if ((error = ufs_getindir(vp, lbn, fsbtodb(fs, dbn), &bp)) != 0) {
 		*countp = 0;
 		return error;
@@ -202,17 +206,25 @@ ffs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 
 	for (level = TRIPLE; level >= SINGLE; level--) {
 		bn = oldblks[NDADDR + level];
-		if (bn == 0)
-			continue;
-		error = ffs_indirtrunc(ip, indir_lbn[level], bn,
-		    lastiblock[level], level, &count);
-		if (error)
-			allerror = error;
-		blocksreleased += count;
-		if (lastiblock[level] < 0) {
-			ffs_blkfree(ip, bn, fs->fs_bsize);
-			blocksreleased += btodb(fs->fs_bsize);
+		if (bn != 0) {
+			error = ffs_indirtrunc(ip, indir_lbn[level], bn,
+			    lastiblock[level], level, &count);
+			if (error)
+				allerror = error;
+			blocksreleased += count;
+			if (lastiblock[level] < 0) {
+				ffs_blkfree(ip, bn, fs->fs_bsize);
+				blocksreleased += btodb(fs->fs_bsize);
+			}
 		}
+		/*
+		 * The first level that keeps anything is the last one to
+		 * shorten: the levels below it and the direct blocks stay
+		 * whole (their lastiblock is an index past the end of an
+		 * indirect block).
+		 */
+		if (lastiblock[level] >= 0)
+			goto done;
 	}
 	for (i = NDADDR - 1; i > lastblock; i--) {
 		if ((bn = oldblks[i]) == 0)
@@ -233,6 +245,7 @@ ffs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 			blocksreleased += btodb(oldspace - newspace);
 		}
 	}
+done:
 	ip->i_blocks -= blocksreleased;
 	if (ip->i_blocks < 0)
 		ip->i_blocks = 0;

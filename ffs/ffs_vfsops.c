@@ -81,6 +81,7 @@ ffs_mount(struct mount *mp, const char *path, void *data)
 	ump->um_bshift = fs->fs_bshift;
 	ump->um_maxsymlinklen = fs->fs_maxsymlinklen;
 	ump->um_maxfilesize = fs->fs_maxfilesize;
+	ump->um_nbptr = fs->fs_size;
 	strlcpy(ump->um_fspec, fspec, sizeof(ump->um_fspec));
 	mp->mnt_data = ump;
 	mp->mnt_stat.f_fsid.val[0] = dev;

@@ -61,6 +61,12 @@ getnewvnode(struct mount *mp, const struct vnodeops *ops, struct vnode **vpp)
 		if (vp->v_usecount == 0 && vp->v_type == VBAD)
 			break;
 	}
+	/*
+	 * Off its old mount's list before the memset forgets the list: a
+	 * vnode a failed vget left VBAD is still on it, and would stay
+	 * linked there from the new one's.
+	 */
+	insmntque(vp, NULL);
 	memset(vp, 0, sizeof(*vp));
 	lockinit(&vp->v_lock, "vnlock");
 	vp->v_op = ops;
@@ -90,8 +96,10 @@ insmntque(struct vnode *vp, struct mount *mp)
 void
 vgone(struct vnode *vp)
 {
-	if (vp->v_type == VBAD)
+	if (vp->v_type == VBAD) {
+		insmntque(vp, NULL);	/* a failed vget's: on no mount */
 		return;
+	}
 	vinvalbuf(vp, 1);
 	if (vp->v_op && vp->v_op->vop_reclaim)
 		VOP_RECLAIM(vp);
@@ -126,11 +134,25 @@ vrele(struct vnode *vp)
 	KASSERT(vp->v_usecount > 0);
 	if (vp->v_usecount > 1) {
 		vp->v_usecount--;
+		/*
+		 * The other holder is in VOP_INACTIVE, which may have looked
+		 * at the inode before this reference changed it (a rmdir
+		 * taking the link count to 0): it must look again.
+		 */
+		if (vp->v_usecount == 1 && (vp->v_flag & VINACT))
+			vp->v_flag |= VINACTAGAIN;
 		return;
 	}
-	/* Last reference: the file system may do work that sleeps. */
-	if (vp->v_op && vp->v_op->vop_inactive)
-		VOP_INACTIVE(vp);
+	/*
+	 * Last reference: the file system may do work that sleeps, with
+	 * the vnode still held, so getnewvnode cannot take it meanwhile.
+	 */
+	do {
+		vp->v_flag = (vp->v_flag | VINACT) & ~VINACTAGAIN;
+		if (vp->v_op && vp->v_op->vop_inactive)
+			VOP_INACTIVE(vp);
+	} while ((vp->v_flag & VINACTAGAIN) && vp->v_usecount == 1);
+	vp->v_flag &= ~(VINACT | VINACTAGAIN);
 	if (--vp->v_usecount > 0)
 		return;
 	vp->v_flag |= VONFREELIST;

@@ -135,6 +135,8 @@ struct vnode {
 #define VDIROP		0x0020		/* LFS: in a dirop not yet written */
 #define VHELD		0x0040		/* LFS: kept until its changes are
 					 * written (lfs_inactive) */
+#define VINACT		0x0080		/* in VOP_INACTIVE (vrele) */
+#define VINACTAGAIN	0x0100		/* a reference came and went meanwhile */
 
 /* ioflag for read/write */
 #define IO_UNIT		0x01		/* all or nothing */

@@ -295,6 +295,7 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	ump->um_bshift = d->dlfs_bshift;
 	ump->um_maxsymlinklen = d->dlfs_maxsymlinklen;
 	ump->um_maxfilesize = d->dlfs_maxfilesize;
+	ump->um_nbptr = d->dlfs_size;
 	strlcpy(ump->um_fspec, fspec, sizeof(ump->um_fspec));
 	mp->mnt_data = ump;
 	mp->mnt_stat.f_fsid.val[0] = devvp->v_rdev;

@@ -26,6 +26,7 @@ TOP = Path(__file__).resolve().parent.parent
 BUILD = TOP / "build"
 BOOT_TIMEOUT = 60
 CMD_TIMEOUT = 120
+PANICKED = r"\nsystem halted"      # what panic() prints last
 
 
 class GuestError(AssertionError):
@@ -124,10 +125,13 @@ class Guest:
         self.child.send(text)
 
     def run(self, cmd: str, timeout: float = CMD_TIMEOUT) -> tuple[str, int]:
-        """Run one shell command line; return (output, exit status)."""
+        """Run one shell command line; return (output, exit status).  A
+        kernel panic fails at once, not at the timeout."""
         n = next(self._markers)
         self.child.sendline(f"{cmd} ; echo __E{n}__$?")
-        self.expect(rf"__E{n}__(\d+)\r*\n# ", timeout)
+        if self.expect([rf"__E{n}__(\d+)\r*\n# ", PANICKED], timeout):
+            raise GuestError(f"the kernel panicked during {cmd!r}; "
+                             f"console:\n{self.child.before[-4000:]}")
         status = int(self.child.match.group(1))
         # The console sends \r\n and the host pty adds a \r of its own.
         text = self.child.before.replace("\r", "")

@@ -83,6 +83,7 @@ struct ufsmount {
 	int	um_maxsymlinklen;	/* longest link kept in the inode */
 	off_t	um_maxfilesize;		/* largest file the layout addresses */
 	char	um_fspec[90];		/* device name, for statfs */
+	daddr_t	um_nbptr;		/* block pointers are below this */
 };
 #define um_fs	um_u.fs
 #define um_lfs	um_u.lfs
@@ -101,6 +102,7 @@ struct inode {
 #define IN_CHANGE	0x0002		/* change time to update */
 #define IN_UPDATE	0x0004		/* modification time to update */
 #define IN_MODIFIED	0x0008		/* inode changed */
+#define IN_DAMAGED	0x0010		/* damage on disk reported (once) */
 
 #define i_mode		i_din.di_mode
 #define i_nlink		i_din.di_nlink
@@ -162,6 +164,7 @@ int	ufs_getlbns(struct ufsmount *, daddr_t bn, struct indir *, int *nump);
 int	ufs_getindir(struct vnode *, daddr_t lbn, daddr_t blkno, struct buf **);
 int	ufs_bmaparray(struct vnode *, daddr_t bn, daddr_t *bnp, int *runp);
 int	ufs_bmap(struct vnode *, daddr_t, struct vnode **, daddr_t *, int *);
+int	ufs_badbptr(struct inode *, daddr_t);
 
 /* ufs_lookup.c */
 struct componentname;
@@ -170,6 +173,7 @@ int	ufs_direnter(struct inode *ip, struct vnode *dvp, struct componentname *);
 int	ufs_dirremove(struct vnode *dvp, struct componentname *);
 int	ufs_dirrewrite(struct inode *dp, struct inode *ip, struct componentname *);
 int	ufs_dirempty(struct inode *);
+int	ufs_dircheck(struct inode *);
 
 /* ufs_readwrite.c */
 struct uio;

@@ -34,11 +34,42 @@ dirbad(struct direct *ep, int off)
 	    DIRECTSIZ(ep->d_namlen) > ep->d_reclen;
 }
 
+/* Said once per directory in core: a damaged one is not a flood. */
 static void
 dirbad_report(struct inode *dp, off_t off, const char *how)
 {
+	if (dp->i_flag & IN_DAMAGED)
+		return;
+	dp->i_flag |= IN_DAMAGED;
 	printf("%s: bad dir ino %u at offset %lld: %s\n",
 	    dp->i_ump->um_fspec, dp->i_number, (long long)off, how);
+}
+
+/*
+ * Can directory dp's blocks hold its size?  A directory has no holes:
+ * its size is whole DIRBLKSIZ chunks, at most the bytes it has allocated
+ * and the file system holds.  A size damaged on the disk (2^31 - 1,
+ * 2^63 - 1) would have every lookup walk gigabytes of zeros; such a
+ * directory is reported once and refused.  0 or EIO.
+ */
+int
+ufs_dircheck(struct inode *dp)
+{
+	struct ufsmount *ump = dp->i_ump;
+	u_int64_t fsbytes = (u_int64_t)dbtob((off_t)ump->um_nbptr <<
+	    ump->um_bptrtodb);
+
+	if ((dp->i_size & (DIRBLKSIZ - 1)) == 0 && dp->i_blocks >= 0 &&
+	    dp->i_size <= (u_int64_t)dbtob(dp->i_blocks) &&
+	    dp->i_size <= fsbytes)
+		return 0;
+	if (!(dp->i_flag & IN_DAMAGED)) {
+		dp->i_flag |= IN_DAMAGED;
+		printf("%s: bad dir ino %u: size %llu, %d blocks\n",
+		    ump->um_fspec, dp->i_number,
+		    (unsigned long long)dp->i_size, dp->i_blocks);
+	}
+	return EIO;
 }
 
 int
@@ -56,6 +87,8 @@ ufs_lookup(struct vnode *vdp, struct vnode **vpp, struct componentname *cnp)
 	KASSERT(VOP_ISLOCKED(vdp));
 	*vpp = NULL;
 	if ((error = VOP_ACCESS(vdp, VEXEC, cnp->cn_cred)) != 0)
+		return error;
+	if ((error = ufs_dircheck(dp)) != 0)
 		return error;
 	if (namlen == 1 && cnp->cn_nameptr[0] == '.') {
 		vref(vdp);
@@ -262,6 +295,8 @@ ufs_dirempty(struct inode *ip)
 	off_t off;
 
 	KASSERT(VOP_ISLOCKED(ITOV(ip)));
+	if (ufs_dircheck(ip) != 0)
+		return 0;		/* damaged: not to be removed */
 	for (off = 0; off < (off_t)ip->i_size;) {
 		struct direct *ep;
 

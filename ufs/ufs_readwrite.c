@@ -55,7 +55,7 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	struct inode *ip = VTOI(vp);
 	struct ufsmount *ump = ip->i_ump;
 	int bsize = ump->um_bsize, error = 0, resid = uio->uio_resid;
-	off_t osize;
+	off_t osize, datasize;
 	struct buf *bp;
 
 	if (vp->v_type != VREG && vp->v_type != VDIR && vp->v_type != VLNK)
@@ -63,7 +63,7 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	vn_lock(vp);
 	if (ioflag & IO_APPEND)
 		uio->uio_offset = ip->i_size;
-	osize = ip->i_size;
+	osize = datasize = ip->i_size;
 	if (uio->uio_offset < 0) {
 		error = EINVAL;
 		goto out;
@@ -83,12 +83,22 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 			break;
 		error = uiomove(bp->b_data + on, n, uio);
 		if (error) {
+			/*
+			 * balloc sized the block for on + n bytes: the
+			 * truncate below must see it at that size to free
+			 * all of it (it sizes blocks by i_size).
+			 */
+			off_t end = ((off_t)lbn << ump->um_bshift) + on + n;
+
+			if (end > (off_t)ip->i_size)
+				ip->i_size = end;
 			brelse(bp);
 			break;
 		}
 		/* The size grows only by data that arrived (not on EFAULT). */
 		if (uio->uio_offset > (off_t)ip->i_size)
 			ip->i_size = uio->uio_offset;
+		datasize = ip->i_size;
 		error = UFS_BWRITE(ip, bp, (ioflag & IO_SYNC) ? UFS_WSYNC :
 		    on + n == bsize ? UFS_WFULL : UFS_WDELAY);
 		ip->i_flag |= IN_CHANGE | IN_UPDATE;
@@ -106,7 +116,7 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	} else if (error) {
 		/* Free any block allocated past the end for data that never
 		 * came; what did arrive stays, and counts as written. */
-		UFS_TRUNCATE(ip, ip->i_size, cred);
+		UFS_TRUNCATE(ip, datasize, cred);
 		if (resid > uio->uio_resid)
 			error = 0;
 	} else if (resid > uio->uio_resid && (ioflag & IO_SYNC))

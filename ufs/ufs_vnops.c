@@ -127,6 +127,13 @@ ufs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
 		if (vp->v_type == VDIR)
 			return EISDIR;
 		if (vp->v_type == VREG) {
+			/*
+			 * As ufs_write: past the largest file the layout
+			 * addresses, the last block's number would not fit
+			 * a daddr_t, and a wrapped one is a small block.
+			 */
+			if (va->va_size > ip->i_ump->um_maxfilesize)
+				return EFBIG;
 			vn_lock(vp);
 			error = UFS_TRUNCATE(ip, va->va_size, cred);
 			VOP_UNLOCK(vp);
@@ -381,6 +388,10 @@ ufs_readdir(struct vnode *vp, struct uio *uio, struct ucred *cred)
 	if (uio->uio_resid < DIRBLKSIZ || (uio->uio_offset & (DIRBLKSIZ - 1)))
 		return EINVAL;
 	vn_lock(vp);
+	if ((error = ufs_dircheck(ip)) != 0) {
+		VOP_UNLOCK(vp);
+		return error;
+	}
 	while (uio->uio_resid >= DIRBLKSIZ &&
 	    uio->uio_offset < (off_t)ip->i_size) {
 		int n = MIN(bsize - (uio->uio_offset & (bsize - 1)),
