@@ -43,6 +43,7 @@ int	ffs_balloc(struct inode *, daddr_t lbn, int size, struct ucred *,
 	    int flags, struct buf **);
 
 /* ffs_inode.c */
+void	ffs_dropbuf(struct buf *);
 int	ffs_update(struct inode *, int waitfor);
 int	ffs_truncate(struct inode *, off_t length, struct ucred *);
 

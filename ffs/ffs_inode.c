@@ -119,7 +119,8 @@ ffs_indirtrunc(struct inode *ip, daddr_t lbn, daddr_t dbn, daddr_t lastbn,
 	return allerror;
 }
 
-static void
+/* Forget a cached block of a file: it is being freed, never to be written. */
+void
 ffs_dropbuf(struct buf *bp)
 {
 	bp->b_flags |= B_INVAL;
@@ -162,8 +163,12 @@ ffs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 		lbn = lblkno(fs, length - 1);
 		offset = blkoff(fs, length - 1) + 1;
 		error = ffs_balloc(ip, lbn, offset, cred, B_CLRBUF, &bp);
-		if (error)
+		if (error) {
+			/* balloc may have grown a last fragment first. */
+			if ((off_t)ip->i_size != osize)
+				ffs_truncate(ip, osize, cred);
 			return error;
+		}
 		ip->i_size = length;
 		bdwrite(bp);
 		ip->i_flag |= IN_CHANGE | IN_UPDATE;
