@@ -55,8 +55,14 @@ DLFS_FIELDS = (                 # (name, struct format), in header order
     ("offset", "I"), ("nextseg", "I"), ("lastpseg", "I"), ("clean", "I"),
     ("ckpidx", "I"), ("fsmnt", "128s"), ("spare", "32I"), ("cksum", "I"))
 DLFS = struct.Struct("<" + "".join(f for _, f in DLFS_FIELDS))
-SEGSUM = struct.Struct("<IIIIQqHHHH8x")
-FINFO = struct.Struct("<IIII")
+SEGSUM_FIELDS = (               # struct segsum, then 8 spare bytes
+    ("sumsum", "I"), ("datasum", "I"), ("magic", "I"), ("next", "I"),
+    ("serial", "Q"), ("create", "q"), ("nfinfo", "H"), ("ninos", "H"),
+    ("flags", "H"), ("nblocks", "H"))
+SEGSUM = struct.Struct("<" + "".join(f for _, f in SEGSUM_FIELDS) + "8x")
+FINFO_FIELDS = (("nblocks", "I"), ("version", "I"), ("ino", "I"),
+                ("lastlength", "I"))   # then fi_nblocks logical block numbers
+FINFO = struct.Struct("<" + "".join(f for _, f in FINFO_FIELDS))
 SEGUSE_FIELDS = (("nbytes", "I"), ("lastmod", "I"), ("nsums", "H"),
                  ("ninos", "H"), ("flags", "I"))
 SEGUSE = struct.Struct("<IIHHI")
@@ -86,11 +92,23 @@ def _offsets(fields) -> dict[str, int]:
 
 
 DLFS_OFFSET = _offsets(DLFS_FIELDS)
+SEGSUM_OFFSET = _offsets(SEGSUM_FIELDS)
+FINFO_OFFSET = _offsets(FINFO_FIELDS)
 SEGUSE_OFFSET = _offsets(SEGUSE_FIELDS)
 IFILE_OFFSET = _offsets(IFILE_FIELDS)
 CLEANERINFO_OFFSET = _offsets(CLEANERINFO_FIELDS)
 DIRECT_OFFSET = _offsets(DIRECT_FIELDS)
 DLFS_CKSUM_BYTES = DLFS_OFFSET["cksum"]      # 444: the checksum covers these
+
+
+def set_fields(buf: bytearray, off: int, fields, **values: int) -> None:
+    """Change named fields of the structure at byte off of buf, in place;
+    fields is its table (SEGSUM_FIELDS, FINFO_FIELDS, SEGUSE_FIELDS,
+    IFILE_FIELDS, DIRECT_FIELDS...).  Nothing else changes: a checksum
+    over them is the caller's to reseal (seal_summary, Dlfs.pack)."""
+    offsets, formats = _offsets(fields), dict(fields)
+    for name, v in values.items():
+        struct.pack_into("<" + formats[name], buf, off + offsets[name], v)
 
 
 class LfsError(Exception):
@@ -249,6 +267,22 @@ def dirents(blk: bytes) -> list[tuple[str, int]]:
         off += reclen
     if off != DIRBLKSIZ:
         raise LfsError(f"directory entries end at {off}, not {DIRBLKSIZ}")
+    return out
+
+
+def direntries(blk: bytes) -> list[tuple[int, int, str]]:
+    """(byte offset, inode, name) of every entry of a directory block,
+    free ones (inode 0) too, following d_reclen to the block's end or to
+    a d_reclen of 0: where an entry is, to change it (set_fields with
+    DIRECT_FIELDS)."""
+    out, off = [], 0
+    while off < len(blk):
+        ino, reclen, _type, namlen = DIRECT.unpack_from(blk, off)
+        if reclen == 0:
+            break
+        name = blk[off + DIRECT.size:off + DIRECT.size + namlen]
+        out.append((off, ino, name.decode("latin-1")))
+        off += reclen
     return out
 
 

@@ -3,9 +3,9 @@ can make the kernel refuse (EIO) but never panic or hang, and that
 fsck -y either repairs it so that fsck -n then finds nothing, or says it
 could not (issue 14).
 
-    python3 tests/damage.py list
-    python3 tests/damage.py make LAYOUT CASE OUT.img
-    python3 tests/damage.py random LAYOUT SEED OUT.img
+    python3 -m tests.damage list            (from the top of the tree)
+    python3 -m tests.damage make LAYOUT CASE OUT.img
+    python3 -m tests.damage random LAYOUT SEED OUT.img
 
 A case starts from a base image with something in it: directories, one
 of them over several blocks, small files and ones reaching the single
@@ -19,7 +19,9 @@ entries) or a few random ones from a seed (damage_random: bytes, bits
 and words changed in the metadata that is in use).  On LFS the changed
 block's partial segment gets its checksums recomputed unless the damage
 is to a checksum, so the damage looks like a kernel bug that wrote it,
-not a torn write the log would reject.
+not a torn write the log would reject.  Offsets and checksums come from
+the format's one reader in Python, qemu/lfsdisk.py (through
+tests/host/tools.py's LfsImage), and FFS's from tests/ffsimage.py.
 
 The guest test (tests/test_damage.py) puts up to seven images in the
 partitions of one scratch disk (assemble) and walks each.
@@ -37,14 +39,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-TOP = Path(__file__).resolve().parent.parent
-BUILD = TOP / "build"
+from qemu import lfsdisk
+from qemu.lfsdisk import DI_BLOCKS, DI_DB, DI_IB, DI_MODE, DI_NLINK, DI_SIZE
+from tests import fslib
+from tests.ffsimage import (CG_FIELDS, DINODE_SIZE, FS_FIELDS, IFDIR, IFMT,
+                            IFREG, NIADDR, ROOTINO, SBOFF, FFSImage)
+from tests.guest import BUILD, Guest
+from tests.host.tools import LfsImage
+
 HOST = BUILD / "host"
-sys.path.insert(0, str(TOP / "qemu"))
-sys.path.insert(0, str(TOP / "tests"))
-import lfsdisk  # noqa: E402
-from ffsimage import (CG_FIELDS, DINODE_SIZE, FS_FIELDS, IFDIR, IFMT,  # noqa
-                      IFREG, SBOFF, FFSImage)
 
 FFS_SECTORS = 32768             # 16 MB
 LFS_SECTORS = 65536             # 32 MB: room for the cleaner's segments
@@ -119,21 +122,15 @@ def lfs_guest_commands() -> list[str]:
 
 
 def make_lfs_base(out: Path) -> None:
-    """newfs_lfs and the tree, written by the kernel in a guest."""
-    from guest import Guest
+    """newfs_lfs and the tree, written by the kernel in a guest (no
+    cleaner, so nothing moves)."""
     with tempfile.TemporaryDirectory() as t:
-        g = Guest(Path(t), sd1_sectors=LFS_SECTORS)
-        g.boot()
-        try:
-            g.ok("newfs_lfs /dev/rsd1c > /dev/null", timeout=120)
-            g.ok("mount -n -t lfs /dev/sd1c /mnt")
+        with Guest(Path(t), sd1_sectors=LFS_SECTORS) as g:
+            fslib.lfs(g, segsize=None, cleaner=False)
             for c in lfs_guest_commands():
                 g.ok(c, timeout=120)
             g.ok("umount /mnt")
-            out_, status = g.run("fsck_lfs -n /dev/rsd1c", timeout=120)
-            assert status == 0, out_
-        finally:
-            g.close()
+            fslib.fsck_lfs_clean(g, "-n")
         shutil.copyfile(g.sd1, out)
 
 
@@ -210,16 +207,9 @@ class Ffs(FFSImage):
                 return e
         raise FileNotFoundError(f"{dirpath}/{name}")
 
-    def set_dirent(self, dirpath: str, name: str, *, ino=None, reclen=None,
-                   type_=None, namlen=None) -> None:
-        e = self.dirent(dirpath, name)
-        raw = bytearray(self.pread(e.offset - self.offset, 8))
-        d_ino, d_reclen, d_type, d_namlen = struct.unpack("<IHBB", raw)
-        raw = struct.pack("<IHBB", d_ino if ino is None else ino,
-                          d_reclen if reclen is None else reclen,
-                          d_type if type_ is None else type_,
-                          d_namlen if namlen is None else namlen)
-        self.pwrite(e.offset - self.offset, raw)
+    def set_dirent(self, dirpath: str, name: str, **fields: int) -> None:
+        """Change fields of an entry (ino, reclen, type, namlen)."""
+        self.set_entry(self.dirent(dirpath, name), **fields)
 
     # -- what is in use, for random damage --
     def metadata_extents(self) -> list[tuple[int, int, str]]:
@@ -262,122 +252,79 @@ class Ffs(FFSImage):
 
 # --- LFS editing ---------------------------------------------------------------
 
-class Lfs:
-    """An LFS image in memory: find and change its metadata, and make a
-    changed partial segment's checksums right again (resum)."""
+class Lfs(LfsImage):
+    """An LFS image in memory (tests/host/tools.py's LfsImage: the format
+    is qemu/lfsdisk.py's) with the edits the cases need.  The partial
+    segments are found once, before any damage, so that resum can reseal
+    one whose own summary was damaged; a block outside them (a superblock)
+    is left unsealed."""
 
     def __init__(self, path: Path):
-        self.path = path
-        self.data = bytearray(path.read_bytes())
-        img = lfsdisk.Image(str(path))
-        self.fs = img.fs
-        self.bs = self.fs.bsize
-        self.psegs = []             # (daddr, nblocks)
-        for sn in range(self.fs.nseg):
+        super().__init__(path)
+        self.psegs: list[tuple[int, int]] = []     # (summary, nblocks)
+        for sn in range(self.sb.nseg):
             try:
-                segs, _ = img.segment(sn)
+                segs, _ = self.disk.segment(sn)
             except lfsdisk.LfsError:
                 continue
             self.psegs += [(p.daddr, p.ss.nblocks) for p in segs]
-        img.close()
-
-    def save(self) -> None:
-        self.path.write_bytes(bytes(self.data))
-
-    def off(self, daddr: int) -> int:
-        return daddr * self.bs
 
     # -- checksums --
-    def pseg_of(self, daddr: int) -> int | None:
+    def summary_of(self, daddr: int) -> int | None:
+        """The summary of the partial segment holding block daddr (the
+        summary block itself too), or None."""
         for a, n in self.psegs:
             if a <= daddr <= a + n:
                 return a
         return None
 
     def resum(self, daddr: int) -> None:
-        """Recompute the checksums of the partial segment holding daddr."""
-        a = self.pseg_of(daddr)
+        """Reseal the partial segment holding block daddr, over as many
+        blocks as its summary says now."""
+        a = self.summary_of(daddr)
         if a is None:
             return
         o = self.off(a)
-        nblocks = struct.unpack_from("<H", self.data, o + 38)[0]
-        datasum = zlib.crc32(self.data[o + self.bs:o + (1 + nblocks) *
-                                       self.bs])
-        struct.pack_into("<I", self.data, o + 4, datasum)
-        struct.pack_into("<I", self.data, o,
-                         zlib.crc32(self.data[o + 4:o + self.bs]))
+        summary = self.data[o:o + self.bs]
+        nblocks = lfsdisk.parse_summary(self.sb, summary).nblocks
+        lfsdisk.seal_summary(summary,
+                             self.data[o + self.bs:o + (1 + nblocks) * self.bs])
+        self.data[o:o + self.bs] = summary
 
-    # -- the ifile and inodes --
-    def ifile_inode_off(self) -> int:
-        return self.inode_off(self.fs.idaddr, lfsdisk.LFS_IFILE_INUM)
-
-    def inode_off(self, daddr: int, ino: int) -> int:
-        for o in range(self.off(daddr), self.off(daddr + 1), 128):
-            d = lfsdisk.DINODE.unpack_from(self.data, o)
-            if d[2] == ino:
-                return o
-        raise KeyError(f"inode {ino} not in block {daddr}")
-
-    def dinode_at(self, o: int) -> list:
-        return list(lfsdisk.DINODE.unpack_from(self.data, o))
-
-    def ifile_block_addr(self, lbn: int) -> int:
-        d = self.dinode_at(self.ifile_inode_off())
-        if lbn < 12:
-            return d[10 + lbn]
-        ind = d[22]
-        return struct.unpack_from("<i", self.data,
-                                  self.off(ind) + 4 * (lbn - 12))[0]
-
-    def ifile_entry_off(self, ino: int) -> int:
-        lbn = self.fs.ifile_lbn(ino)
-        return (self.off(self.ifile_block_addr(lbn)) +
-                (ino % self.fs.ifpb) * lfsdisk.IFILE.size)
-
-    def seguse_off(self, sn: int) -> int:
-        lbn = self.fs.seguse_lbn(sn)
-        return (self.off(self.ifile_block_addr(lbn)) +
-                (sn % self.fs.sepb) * lfsdisk.SEGUSE.size)
-
-    def inode_daddr(self, ino: int) -> int:
-        if ino == lfsdisk.LFS_IFILE_INUM:
-            return self.fs.idaddr
-        return lfsdisk.IFILE.unpack_from(self.data,
-                                         self.ifile_entry_off(ino))[1]
-
-    def dinode_off(self, ino: int) -> int:
-        return self.inode_off(self.inode_daddr(ino), ino)
-
-    def set_dinode(self, ino: int, index: int, value: int) -> None:
-        o = self.dinode_off(ino)
-        d = self.dinode_at(o)
-        d[index] = value
-        lfsdisk.DINODE.pack_into(self.data, o, *d)
+    def set_field(self, o: int, fields, **values: int) -> None:
+        """Change fields of the structure at byte o (lfsdisk.set_fields)
+        and reseal its partial segment."""
+        lfsdisk.set_fields(self.data, o, fields, **values)
         self.resum(o // self.bs)
+
+    # -- inodes --
+    def set_dinode_field(self, ino: int, index: int, value: int) -> None:
+        """One field of inode ino (index into lfsdisk.DINODE's tuple)."""
+        d = self.dinode(ino)
+        d[index] = value
+        self.set_dinode(ino, d)
+
+    def ifile_inode_off(self) -> int:
+        return self.inode_off(self.sb.idaddr, lfsdisk.LFS_IFILE_INUM)
 
     # -- directories --
     def dir_blocks(self, ino: int) -> list[int]:
-        d = self.dinode_at(self.dinode_off(ino))
-        nblk = (d[3] + self.bs - 1) // self.bs
-        return [d[10 + i] for i in range(min(nblk, 12)) if d[10 + i] > 0]
+        d = self.dinode(ino)
+        nblk = (d[DI_SIZE] + self.bs - 1) // self.bs
+        return [a for a in d[DI_DB:DI_DB + min(nblk, lfsdisk.NDADDR)]
+                if a > 0]
 
     def entries(self, ino: int) -> list[tuple[str, int, int]]:
         """(name, inode, byte offset in the image) of each entry."""
         out = []
         for b in self.dir_blocks(ino):
-            o, end = self.off(b), self.off(b + 1)
-            while o < end:
-                d_ino, reclen, _, namlen = struct.unpack_from(
-                    "<IHBB", self.data, o)
-                if reclen == 0:
-                    break
-                name = self.data[o + 8:o + 8 + namlen].decode("latin-1")
-                out.append((name, d_ino, o))
-                o += reclen
+            blk = self.data[self.off(b):self.off(b + 1)]
+            out += [(name, i, self.off(b) + o)
+                    for o, i, name in lfsdisk.direntries(blk)]
         return out
 
     def lookup(self, path: str) -> int:
-        ino = 2
+        ino = ROOTINO
         for comp in [c for c in path.split("/") if c]:
             for name, i, _ in self.entries(ino):
                 if name == comp:
@@ -387,41 +334,18 @@ class Lfs:
                 raise FileNotFoundError(path)
         return ino
 
-    def set_dirent(self, dirpath: str, name: str, *, ino=None, reclen=None,
-                   namlen=None) -> None:
+    def set_dirent(self, dirpath: str, name: str, **fields: int) -> None:
+        """Change fields of an entry (ino, reclen, namlen: DIRECT_FIELDS)."""
         for n, _, o in self.entries(self.lookup(dirpath)):
             if n == name:
-                break
-        else:
-            raise FileNotFoundError(f"{dirpath}/{name}")
-        d_ino, d_reclen, d_type, d_namlen = struct.unpack_from(
-            "<IHBB", self.data, o)
-        struct.pack_into("<IHBB", self.data, o,
-                         d_ino if ino is None else ino,
-                         d_reclen if reclen is None else reclen, d_type,
-                         d_namlen if namlen is None else namlen)
-        self.resum(o // self.bs)
-
-    # -- superblocks --
-    def set_superblocks(self, **fields: int) -> None:
-        """Set scalar fields in every copy, checksums made right."""
-        index, i = {}, 0
-        for n, fmt in lfsdisk.DLFS_FIELDS:
-            index[n] = i
-            i += int(fmt[:-1]) if fmt[:-1] and fmt[-1] != "s" else 1
-        for b in [a for a in self.fs.sboffs if a]:
-            o = self.off(b)
-            vals = list(lfsdisk.DLFS.unpack_from(self.data, o))
-            for n, v in fields.items():
-                vals[index[n]] = v
-            lfsdisk.DLFS.pack_into(self.data, o, *vals)
-            struct.pack_into("<I", self.data, o + 444,
-                             zlib.crc32(self.data[o:o + 444]))
+                self.set_field(o, lfsdisk.DIRECT_FIELDS, **fields)
+                return
+        raise FileNotFoundError(f"{dirpath}/{name}")
 
     # -- what is in use, for random damage --
     def metadata_extents(self) -> list[tuple[int, int, str]]:
         out = []
-        for b in [a for a in self.fs.sboffs if a][:2]:
+        for b in [a for a in self.sboffs if a][:2]:
             out.append((self.off(b), lfsdisk.DLFS_SIZE, "superblock"))
         for a, n in self.psegs:
             out.append((self.off(a), self.bs, "summary"))
@@ -433,33 +357,31 @@ class Lfs:
                 return
             seen.add(ino)
             try:
-                o = self.dinode_off(ino)
-            except (KeyError, struct.error):
+                o = self.inode_off(self.daddr(ino), ino)
+            except (lfsdisk.LfsError, struct.error):
                 return
-            out.append((o, 128, "inode"))
-            d = self.dinode_at(o)
-            for a in d[22:25]:
-                if 0 < a < self.fs.size:
+            out.append((o, lfsdisk.DINODE.size, "inode"))
+            d = self.dinode(ino)
+            for a in d[DI_IB:DI_IB + NIADDR]:
+                if 0 < a < self.sb.size:
                     out.append((self.off(a), self.bs, "indirect"))
-            if d[0] & IFMT == IFDIR:
+            if d[DI_MODE] & IFMT == IFDIR:
                 for b in self.dir_blocks(ino):
-                    if 0 < b < self.fs.size:
+                    if 0 < b < self.sb.size:
                         out.append((self.off(b), self.bs, "directory"))
                 for name, i, _ in self.entries(ino):
                     if name not in (".", ".."):
                         visit(i)
-        visit(2)
-        d = self.dinode_at(self.ifile_inode_off())
-        out.append((self.ifile_inode_off(), 128, "inode"))
-        for a in d[10:22]:
-            if 0 < a < self.fs.size:
+        visit(ROOTINO)
+        d = self.dinode(lfsdisk.LFS_IFILE_INUM)
+        out.append((self.ifile_inode_off(), lfsdisk.DINODE.size, "inode"))
+        for a in d[DI_DB:DI_DB + lfsdisk.NDADDR]:
+            if 0 < a < self.sb.size:
                 out.append((self.off(a), self.bs, "ifile"))
         return out
 
 
 # --- the cases --------------------------------------------------------------------
-
-DI_SIZE, DI_NLINK, DI_BLOCKS, DI_DB, DI_IB = 3, 1, 26, 10, 22
 
 
 @dataclass
@@ -491,11 +413,11 @@ def inode_edit(img: Path, layout: str, path: str, **fields: int) -> None:
         ino = d.lookup(path)
         for k, v in fields.items():
             index = {"size": DI_SIZE, "nlink": DI_NLINK, "blocks": DI_BLOCKS,
-                     "mode": 0}.get(k)
+                     "mode": DI_MODE}.get(k)
             if index is None:
                 kind, i = k[:2], int(k[2:])
                 index = (DI_DB if kind == "db" else DI_IB) + i
-            d.set_dinode(ino, index, v)
+            d.set_dinode_field(ino, index, v)
         d.save()
         return
     with Ffs(img) as f:
@@ -510,7 +432,7 @@ def inode_edit(img: Path, layout: str, path: str, **fields: int) -> None:
 
 def fs_blocks(img: Path, layout: str) -> int:
     if layout == "lfs":
-        return Lfs(img).fs.size
+        return Lfs(img).sb.size
     with Ffs(img) as f:
         return f.sb.size
 
@@ -580,7 +502,7 @@ def _(img, layout):
 @case("lfs-sb-idaddr-out", ("lfs",), "the ifile's inode beyond the disk")
 def _(img, layout):
     d = Lfs(img)
-    d.set_superblocks(idaddr=d.fs.size + 50)
+    d.set_superblocks(idaddr=d.sb.size + 50)
     d.save()
 
 
@@ -594,7 +516,7 @@ def _(img, layout):
 @case("lfs-sb-curseg-out", ("lfs",), "the current segment beyond the last")
 def _(img, layout):
     d = Lfs(img)
-    d.set_superblocks(curseg=d.fs.nseg + 3, nextseg=d.fs.nseg + 4)
+    d.set_superblocks(curseg=d.sb.nseg + 3, nextseg=d.sb.nseg + 4)
     d.save()
 
 
@@ -674,8 +596,7 @@ def _(img, layout):
       "corrupted (negative)")
 def _(img, layout):
     if layout == "lfs":
-        d = Lfs(img)
-        db0 = d.dinode_at(d.dinode_off(2))[DI_DB]
+        db0 = Lfs(img).dinode(ROOTINO)[DI_DB]
     else:
         with Ffs(img) as f:
             db0 = f.inode(2).db[0]
@@ -836,10 +757,8 @@ def lfs_last_summary(d: Lfs) -> int:
       "the last partial segment's FINFO and inode counts huge")
 def _(img, layout):
     d = Lfs(img)
-    a = lfs_last_summary(d)
-    o = d.off(a)
-    struct.pack_into("<HH", d.data, o + 32, 0xffff, 0xffff)
-    d.resum(a)
+    d.set_field(d.off(lfs_last_summary(d)), lfsdisk.SEGSUM_FIELDS,
+                nfinfo=0xffff, ninos=0xffff)
     d.save()
 
 
@@ -848,11 +767,9 @@ def _(img, layout):
 def _(img, layout):
     d = Lfs(img)
     for a, _ in d.psegs:
-        o = d.off(a)
-        if struct.unpack_from("<H", d.data, o + 32)[0] > 0:
-            struct.pack_into("<II", d.data, o + 48, 30000, 1)
-            struct.pack_into("<I", d.data, o + 56, 0x80000000)
-            d.resum(a)
+        if lfsdisk.parse_summary(d.sb, d.disk.block(a)).nfinfo > 0:
+            d.set_field(d.off(a) + lfsdisk.SEGSUM.size, lfsdisk.FINFO_FIELDS,
+                        nblocks=30000, version=1, ino=0x80000000)
             break
     d.save()
 
@@ -861,8 +778,7 @@ def _(img, layout):
 def _(img, layout):
     d = Lfs(img)
     for a, _ in d.psegs:
-        struct.pack_into("<I", d.data, d.off(a) + 12, 0xfffffff0)
-        d.resum(a)
+        d.set_field(d.off(a), lfsdisk.SEGSUM_FIELDS, next=0xfffffff0)
     d.save()
 
 
@@ -870,9 +786,8 @@ def _(img, layout):
       "an inode's ifile entry pointing beyond the disk")
 def _(img, layout):
     d = Lfs(img)
-    o = d.ifile_entry_off(d.lookup("/a/small"))
-    struct.pack_into("<I", d.data, o + 4, d.fs.size + 99)
-    d.resum(o // d.bs)
+    d.set_field(d.entry_off(d.lookup("/a/small")), lfsdisk.IFILE_FIELDS,
+                daddr=d.sb.size + 99)
     d.save()
 
 
@@ -880,10 +795,9 @@ def _(img, layout):
       "an inode's ifile entry pointing at a data block")
 def _(img, layout):
     d = Lfs(img)
-    o = d.ifile_entry_off(d.lookup("/a/frag"))
-    data = d.dinode_at(d.dinode_off(d.lookup("/single")))[DI_DB]
-    struct.pack_into("<I", d.data, o + 4, data)
-    d.resum(o // d.bs)
+    data = d.dinode(d.lookup("/single"))[DI_DB]
+    d.set_field(d.entry_off(d.lookup("/a/frag")), lfsdisk.IFILE_FIELDS,
+                daddr=data)
     d.save()
 
 
@@ -891,14 +805,10 @@ def _(img, layout):
       "the free inode list looping back to an inode in use")
 def _(img, layout):
     d = Lfs(img)
-    head = d.fs.free
+    head = d.sb.free
     used = d.lookup("/a/small")
-    o = d.ifile_entry_off(head)
-    struct.pack_into("<I", d.data, o + 8, used)
-    d.resum(o // d.bs)
-    o = d.ifile_entry_off(used)
-    struct.pack_into("<I", d.data, o + 8, head)
-    d.resum(o // d.bs)
+    d.set_field(d.entry_off(head), lfsdisk.IFILE_FIELDS, nextfree=used)
+    d.set_field(d.entry_off(used), lfsdisk.IFILE_FIELDS, nextfree=head)
     d.save()
 
 
@@ -906,11 +816,10 @@ def _(img, layout):
       "segment usage entries with huge byte counts and every flag")
 def _(img, layout):
     d = Lfs(img)
-    for sn in range(d.fs.nseg):
-        o = d.seguse_off(sn)
-        struct.pack_into("<IIHHI", d.data, o, 0xfffffff0, 0, 0xffff, 0xffff,
-                         0xff)
-        d.resum(o // d.bs)
+    for sn in range(d.sb.nseg):
+        d.set_field(d.seguse_off(sn), lfsdisk.SEGUSE_FIELDS,
+                    nbytes=0xfffffff0, lastmod=0, nsums=0xffff, ninos=0xffff,
+                    flags=0xff)
     d.save()
 
 

@@ -4,10 +4,15 @@ counters, and run an in-guest test program.
 
     fslib.ffs(g, efs=True)          newfs -E /dev/rsd1a, mount on /mnt
     fslib.lfs(g, cleaner=False)     newfs_lfs -s 256 KB, mount -n -t lfs
+    fslib.make_fs(g, "efs")         one of LAYOUTS, as the reliability tests
+                                    make it (LFS: 1 MB segments, cleaner)
     fslib.fsck_ffs_clean(g)         fsck_ffs -n: exit 0, nothing UNEXPECTED
     fslib.fsck_lfs_clean(g, "-n")   fsck_lfs: exit 0 and "0 problems"
+    fslib.unmount_and_check(g, "lfs")   umount /mnt, then the layout's fsck -n
     fslib.dumplfs_ok(g)             dumplfs: valid log, consistent ifile
     fslib.check_program(g, "fstests", "-d /mnt")   every check passes
+    fslib.KERNEL_COMPLAINTS         what the kernel says when it broke a
+                                    file system (search the console for it)
 
 Each takes the Guest (tests/guest.py) and fails the test, with the
 output, when the guest disagrees.
@@ -21,6 +26,7 @@ from tests.guest import Guest
 
 SMALL_SEGMENTS = 262144     # newfs_lfs -s: many segments, so cleaning starts soon
 NEWFS_TIMEOUT = 120
+FSCK_TIMEOUT = 300
 
 
 # --- making and mounting ------------------------------------------------------
@@ -55,6 +61,21 @@ def lfs(g: Guest, segsize: int = SMALL_SEGMENTS, cleaner: bool = True) -> None:
     g.ok(f"mount {'' if cleaner else '-n '}-t lfs /dev/sd1a /mnt")
 
 
+# The layouts the reliability tests (stress, reltests, the fuzzer) run on:
+# FFS, EFS (FFS with clustering) and BSD-LFS.
+LAYOUTS = ("ffs", "efs", "lfs")
+
+
+def make_fs(g: Guest, layout: str) -> None:
+    """A fresh file system of the layout on sd1a, mounted on /mnt; LFS
+    with newfs_lfs's default 1 MB segments and lfs_cleanerd running."""
+    if layout == "lfs":
+        newfs_lfs(g)
+        g.ok("mount -t lfs /dev/sd1a /mnt")
+    else:
+        ffs(g, efs=layout == "efs")
+
+
 # --- checking -------------------------------------------------------------------
 
 FSCK_LFS_SUMMARY = re.compile(
@@ -64,17 +85,37 @@ FSCK_LFS_SUMMARY = re.compile(
 
 def fsck_ffs_clean(g: Guest, args: str = "-n /dev/rsd1a") -> str:
     """fsck_ffs exits 0 and finds nothing UNEXPECTED; its output."""
-    out, status = g.run(f"fsck_ffs {args}")
+    out, status = g.run(f"fsck_ffs {args}", FSCK_TIMEOUT)
     assert status == 0 and "UNEXPECTED" not in out, out
     return out
 
 
 def fsck_lfs_clean(g: Guest, *opts: str) -> str:
     """fsck_lfs on sd1a exits 0 and finds 0 problems; its output."""
-    out = g.ok(f"fsck_lfs {' '.join(opts)} /dev/rsd1a", timeout=300)
+    out = g.ok(f"fsck_lfs {' '.join(opts)} /dev/rsd1a", timeout=FSCK_TIMEOUT)
     m = FSCK_LFS_SUMMARY.search(out)
     assert m and m.group(4) == "0", out
     return out
+
+
+def fsck_clean(g: Guest, layout: str) -> str:
+    """The layout's checker (fsck_ffs or fsck_lfs -n; each exits 0 only
+    when it found nothing) finds sd1a clean; its output."""
+    return fsck_lfs_clean(g, "-n") if layout == "lfs" else fsck_ffs_clean(g)
+
+
+def unmount_and_check(g: Guest, layout: str) -> None:
+    """Unmount /mnt; the layout's checker finds nothing to fix."""
+    g.ok("umount /mnt")
+    fsck_clean(g, layout)
+
+
+# What the kernel says when a truncation, a free, an allocation or a
+# directory goes wrong (ffs_alloc.c, ufs_bmap.c, ufs_lookup.c,
+# lfs_alloc.c), or when it dies: never on a healthy file system.
+KERNEL_COMPLAINTS = re.compile(
+    r"bad block|free inode .* had|freeing free|panic|trap \d+|"
+    r"out of range|mangled|bad dir|on the free list")
 
 
 def dumplfs_ok(g: Guest) -> str:

@@ -17,14 +17,12 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import damage  # noqa: E402
-from guest import Guest, GuestError  # noqa: E402
+from tests import damage
+from tests.guest import Guest, GuestError
 
 SEEDS = int(os.environ.get("DAMAGE_SEEDS", "40"))
 BATCH = len(damage.PARTS)       # images per guest: one disk's partitions
@@ -89,12 +87,12 @@ def walk_partition(g: Guest, layout: str, part: str) -> list[str]:
     return log
 
 
-def run_batch(tmp_path: Path, layout: str,
+def run_batch(guests, workdir: Path, layout: str,
               images: list[tuple[str, Path]]) -> None:
-    disk = tmp_path / "sd1.img"
+    """One guest whose sd1 holds the images as partitions: each walked."""
+    disk = workdir / "sd1.img"
     parts = damage.assemble([p for _, p in images], disk)
-    g = Guest(tmp_path, sd1=disk)
-    g.boot()
+    g = guests.boot(workdir, sd1=disk)
     failures = []
     current = "boot"
     try:
@@ -106,8 +104,7 @@ def run_batch(tmp_path: Path, layout: str,
     except GuestError as e:
         failures.append(f"{current}: the guest stopped answering "
                         f"(panic or hang):\n{e}")
-    finally:
-        g.close()
+    g.close()           # before the next batch's guest starts
     assert not failures, "\n".join(failures)
 
 
@@ -126,18 +123,18 @@ def targeted_batches() -> list[tuple[str, list[str]]]:
 @pytest.mark.parametrize("layout,names", targeted_batches(),
                          ids=[f"{l}-{n[0]}..{n[-1]}"
                               for l, n in targeted_batches()])
-def test_kernel_survives_targeted_damage(tmp_path: Path, layout: str,
+def test_kernel_survives_targeted_damage(guests, tmp_path: Path, layout: str,
                                          names: list[str]):
     images = []
     for name in names:
         img = tmp_path / f"{name}.img"
         damage.make_case(layout, name, img)
         images.append((name, img))
-    run_batch(tmp_path, layout, images)
+    run_batch(guests, tmp_path, layout, images)
 
 
 @pytest.mark.parametrize("layout", damage.LAYOUTS)
-def test_kernel_survives_random_damage(tmp_path: Path, layout: str):
+def test_kernel_survives_random_damage(guests, tmp_path: Path, layout: str):
     nseeds = max(BATCH, SEEDS // 8)
     for batch in batches(list(range(nseeds)), BATCH):
         d = tmp_path / f"b{batch[0]}"
@@ -147,4 +144,4 @@ def test_kernel_survives_random_damage(tmp_path: Path, layout: str):
             img = d / f"seed{seed}.img"
             what = damage.make_random(layout, seed, img)
             images.append((f"seed {seed} ({'; '.join(what)})", img))
-        run_batch(d, layout, images)
+        run_batch(guests, d, layout, images)

@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-from pathlib import Path
 
-from guest import BUILD, Guest
+from tests import fslib
+from tests.guest import BUILD, Guest
 
 CALLS = int(os.environ.get("FUZZ_CALLS", "3000"))
 SUMMARY = re.compile(r"fuzz: (\d+) calls in (\d+) batches .* "
@@ -31,23 +31,17 @@ def fuzz(g: Guest, cmd: str) -> str:
     return last[-1]
 
 
-def test_fuzzer_as_root_and_as_a_user(tmp_path: Path):
-    g = Guest(tmp_path)
-    g.boot()
-    try:
-        g.ok("newfs /dev/rsd1c > /dev/null && mount /dev/sd1c /mnt")
-        g.ok("mkdir /mnt/u && chmod 777 /mnt/u")
-        print(fuzz(g, f"/usr/tests/fuzz -s 14 -n {CALLS} /mnt/fz"))
-        print(fuzz(g, f"su student -c '/usr/tests/fuzz -s 15 "
+def test_fuzzer_as_root_and_as_a_user(guest: Guest):
+    fslib.ffs(guest)
+    guest.ok("mkdir /mnt/u && chmod 777 /mnt/u")
+    print(fuzz(guest, f"/usr/tests/fuzz -s 14 -n {CALLS} /mnt/fz"))
+    print(fuzz(guest, f"su student -c '/usr/tests/fuzz -s 15 "
                       f"-n {CALLS // 2} /mnt/u/fz'"))
-        assert g.ok("echo still here").strip() == "still here"
-        g.ok("umount /mnt")
-        out, status = g.run("fsck_ffs -n /dev/rsd1c", timeout=120)
-        assert status == 0, out
-        assert g.halt() == 0
-    finally:
-        g.close()
+    assert guest.ok("echo still here").strip() == "still here"
+    guest.ok("umount /mnt")
+    fslib.fsck_ffs_clean(guest)
+    assert guest.halt() == 0
+    guest.close()
     r = subprocess.run([str(BUILD / "host" / "fsck_ffs"), "-n",
-                        str(tmp_path / "sd0.img")], capture_output=True,
-                       text=True)
+                        str(guest.sd0)], capture_output=True, text=True)
     assert r.returncode == 0, "the root file system:\n" + r.stdout
