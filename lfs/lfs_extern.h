@@ -76,6 +76,7 @@ struct lfs {
 
 	/* the cleaner (lfs_syscalls.c) */
 	int	lfs_cleaners;		/* processes in lfs_segwait */
+	int	lfs_calls;		/* cleaner calls under way */
 	int64_t	lfs_cleanerseen;	/* when one last called in */
 	u_int64_t lfs_cleanserial;	/* serial after its last write */
 	u_int64_t lfs_ckpserial;	/* serial of the last checkpoint */
@@ -271,6 +272,7 @@ void	lfs_devinval(struct lfs *, u_int32_t daddr, int n);
 
 /* lfs_syscalls.c */
 int	lfs_fsidmount(const fsid_t *ufsid, struct mount **, int rw);
+void	lfs_fsidrele(struct mount *);
 
 /* lfs_vfsops.c */
 int	lfs_vget(struct mount *, ino_t, struct vnode **);

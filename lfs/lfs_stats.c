@@ -16,17 +16,12 @@
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
 
-int
-sys_lfsstats(struct proc *p, struct lfsstats_args *uap, int *retval)
+static int
+lfs_copystats(struct proc *p, struct lfs *fs, struct lfsstats_args *uap)
 {
-	struct mount *mp;
-	struct lfs *fs;
 	long sb, pb;
 	int error, sn, pn;
 
-	if ((error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
-		return error;
-	fs = VFSTOLFS(mp);
 	lfs_thresholds(&sb, &pb, &sn, &pn);
 	fs->lfs_stats.start_bytes = sb;
 	fs->lfs_stats.stop_bytes = pb;
@@ -50,4 +45,17 @@ sys_lfsstats(struct proc *p, struct lfsstats_args *uap, int *retval)
 		memset(&fs->lfs_stats, 0, sizeof(fs->lfs_stats));
 	}
 	return 0;
+}
+
+int
+sys_lfsstats(struct proc *p, struct lfsstats_args *uap, int *retval)
+{
+	struct mount *mp;
+	int error;
+
+	if ((error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
+		return error;
+	error = lfs_copystats(p, VFSTOLFS(mp), uap);
+	lfs_fsidrele(mp);
+	return error;
 }

@@ -33,7 +33,11 @@
 #include "lfs/lfs_extern.h"
 #include <sys/time.h>
 
-/* The read-write LFS whose statfs f_fsid is *ufsid (a user address). */
+/*
+ * The read-write LFS whose statfs f_fsid is *ufsid (a user address),
+ * held until lfs_fsidrele: an unmount waits for the calls under way
+ * (they hold its vnodes and its ifile) and refuses new ones (EBUSY).
+ */
 int
 lfs_fsidmount(const fsid_t *ufsid, struct mount **mpp, int rw)
 {
@@ -55,9 +59,19 @@ lfs_fsidmount(const fsid_t *ufsid, struct mount **mpp, int rw)
 		*mpp = mp;
 		if (rw)
 			VFSTOLFS(mp)->lfs_cleanerseen = lfs_time();
+		VFSTOLFS(mp)->lfs_calls++;
 		return 0;
 	}
 	return ENOENT;
+}
+
+void
+lfs_fsidrele(struct mount *mp)
+{
+	struct lfs *fs = VFSTOLFS(mp);
+
+	if (--fs->lfs_calls == 0 && mp->mnt_busy)
+		wakeup(&fs->lfs_calls);
 }
 
 /* Copy in a cleaner's BLOCK_INFO array (at most four segments' worth). */
@@ -110,16 +124,12 @@ lfs_curaddr(struct mount *mp, BLOCK_INFO *bip, struct vnode **vpp)
 	return addr;
 }
 
-int
-sys_lfs_bmapv(struct proc *p, struct lfs_bmapv_args *uap, int *retval)
+static int
+lfs_bmapv(struct mount *mp, struct lfs_bmapv_args *uap)
 {
-	struct mount *mp;
 	BLOCK_INFO *bi;
 	int i, error;
 
-	if ((error = suser(p)) != 0 ||
-	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
-		return error;
 	if ((error = lfs_getbinfo(VFSTOLFS(mp), uap->blkiov, uap->blkcnt,
 	    &bi)) != 0)
 		return error;
@@ -175,19 +185,14 @@ lfs_markblock(struct lfs *fs, struct vnode *vp, BLOCK_INFO *bip)
 	return lfs_bwrite(bp);
 }
 
-int
-sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
+static int
+lfs_markv(struct mount *mp, struct lfs_markv_args *uap, int *retval)
 {
-	struct mount *mp;
-	struct lfs *fs;
+	struct lfs *fs = VFSTOLFS(mp);
 	struct vnode *vp, **vps;
 	BLOCK_INFO *bi;
 	int i, j, n = 0, busy = 0, error;
 
-	if ((error = suser(p)) != 0 ||
-	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
-		return error;
-	fs = VFSTOLFS(mp);
 	if ((error = lfs_getbinfo(fs, uap->blkiov, uap->blkcnt, &bi)) != 0)
 		return error;
 	if (!lfs_cleaner_fits(fs, uap->blkcnt)) {
@@ -230,22 +235,15 @@ sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
 	return error ? error : busy ? EBUSY : 0;
 }
 
-int
-sys_lfs_segclean(struct proc *p, struct lfs_segclean_args *uap, int *retval)
+static int
+lfs_segclean(struct mount *mp, u_int32_t sn)
 {
-	struct mount *mp;
-	struct lfs *fs;
-	struct dlfs *d;
+	struct lfs *fs = VFSTOLFS(mp);
+	struct dlfs *d = &fs->lfs_dlfs;
 	struct lfs_ifref r;
 	SEGUSE *sup;
-	u_int32_t sn = uap->segment;
-	int error;
+	int error = 0;
 
-	if ((error = suser(p)) != 0 ||
-	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
-		return error;
-	fs = VFSTOLFS(mp);
-	d = &fs->lfs_dlfs;
 	if (sn >= d->dlfs_nseg)
 		return EINVAL;
 	/* No checkpoint may still need what was in it. */
@@ -278,6 +276,49 @@ sys_lfs_segclean(struct proc *p, struct lfs_segclean_args *uap, int *retval)
 	return 0;
 }
 
+/* The cleaner's calls: root only, on a held mount (lfs_fsidmount). */
+int
+sys_lfs_bmapv(struct proc *p, struct lfs_bmapv_args *uap, int *retval)
+{
+	struct mount *mp;
+	int error;
+
+	if ((error = suser(p)) != 0 ||
+	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
+		return error;
+	error = lfs_bmapv(mp, uap);
+	lfs_fsidrele(mp);
+	return error;
+}
+
+int
+sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
+{
+	struct mount *mp;
+	int error;
+
+	if ((error = suser(p)) != 0 ||
+	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
+		return error;
+	error = lfs_markv(mp, uap, retval);
+	lfs_fsidrele(mp);
+	return error;
+}
+
+int
+sys_lfs_segclean(struct proc *p, struct lfs_segclean_args *uap, int *retval)
+{
+	struct mount *mp;
+	int error;
+
+	if ((error = suser(p)) != 0 ||
+	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
+		return error;
+	error = lfs_segclean(mp, uap->segment);
+	lfs_fsidrele(mp);
+	return error;
+}
+
 int
 sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 {
@@ -286,10 +327,8 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 	struct timeval tv;
 	int error, timo = 0;
 
-	if ((error = suser(p)) != 0 ||
-	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
+	if ((error = suser(p)) != 0)
 		return error;
-	fs = VFSTOLFS(mp);
 	if (uap->tv != NULL) {
 		if ((error = copyin(uap->tv, &tv, sizeof(tv))) != 0)
 			return error;
@@ -300,6 +339,11 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 		if (timo == 0)
 			timo = 1;
 	}
+	if ((error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
+		return error;
+	fs = VFSTOLFS(mp);
+	/* Asleep, it holds nothing: counted apart, woken at unmount. */
+	lfs_fsidrele(mp);
 	fs->lfs_cleaners++;
 	error = tsleep(&fs->lfs_cleaners, PCATCH, "segwait", timo);
 	fs->lfs_cleaners--;

@@ -194,6 +194,17 @@ lfs_mountrw(struct lfs *fs, const char *path, int writesb)
 			fs->lfs_ndirty++;
 		else
 			fs->lfs_nclean++;
+		/* The log goes on into dlfs_nextseg: a table that says it
+		 * is in use is damaged, and the writer would fail there
+		 * for good (lfs_newseg), holding every dirty block. */
+		if (sn == d->dlfs_nextseg && sn != d->dlfs_curseg &&
+		    (sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE))) {
+			lfs_ifput(fs, &r, 0);
+			printf("lfs: %s: segment usage table says the next "
+			    "segment %u is in use: run fsck_lfs\n",
+			    fs->lfs_ump->um_fspec, sn);
+			return EIO;
+		}
 		lfs_ifput(fs, &r, 0);
 	}
 	fs->lfs_sp = lfs_segalloc(fs);
@@ -370,6 +381,10 @@ lfs_unmount(struct mount *mp, int flags)
 	struct lfs *fs = ump->um_lfs;
 	int error, i;
 
+	/* A cleaner call under way holds vnodes: let it finish (mnt_busy
+	 * turns new ones away). */
+	while (fs->lfs_calls > 0)
+		tsleep(&fs->lfs_calls, 0, "lfscalls", 0);
 	/* Written vnodes are let go; freeing an unlinked one dirties more. */
 	for (i = 0; !fs->lfs_ronly && i < 4 && lfs_fsdirty(mp); i++)
 		lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC);

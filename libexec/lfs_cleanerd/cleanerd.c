@@ -321,8 +321,14 @@ main(int argc, char *argv[])
 		tv.tv_sec = SEGWAIT_SECS;
 		tv.tv_usec = 0;
 		gettimeofday(&t0, NULL);
-		if (lfs_segwait(&cl.fsid, &tv) < 0 && errno != EINTR)
-			break;		/* unmounted */
+		if (lfs_segwait(&cl.fsid, &tv) < 0) {
+			if (errno == EBUSY) {
+				sleep(1);	/* an unmount is being tried */
+				continue;
+			}
+			if (errno != EINTR)
+				break;		/* unmounted */
+		}
 		gettimeofday(&t1, NULL);
 		/* Woken before the timeout: a writer is waiting for space. */
 		urgent = t1.tv_sec - t0.tv_sec < SEGWAIT_SECS - 1;
