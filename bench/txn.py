@@ -140,11 +140,12 @@ def table(on: dict, off: dict, sweep: dict, cost: dict, profile: str,
           txns: int) -> str:
     prof = drivemodel.get_profile(profile)
     lines = [f"Kernel transactions (thesis 5.2), profile {profile}: "
-             f"{prof.description}",
-             f"LFS on 48 MB; each process commits {txns} transactions of one page "
-             "read and rewritten in its own region.", "",
-             f"{'procs':>5} | {'on: txn/s':>9} {'commit ms':>9} {'group':>5} | "
-             f"{'off: txn/s':>10} {'commit ms':>9} {'group':>5} | on/off"]
+             f"{prof.description}"]
+    if on:
+        lines += [f"LFS on 48 MB; each process commits {txns} transactions of one "
+                  "page read and rewritten in its own region.", "",
+                  f"{'procs':>5} | {'on: txn/s':>9} {'commit ms':>9} {'group':>5} | "
+                  f"{'off: txn/s':>10} {'commit ms':>9} {'group':>5} | on/off"]
     for p in on:
         a, b = on[p], off[p]
         lines.append(f"{p:5d} | {a[0]:9.1f} {a[1]:9.2f} {a[2]:5.2f} | "
