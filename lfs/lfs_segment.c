@@ -413,10 +413,33 @@ lfs_needroom(struct lfs *fs, struct segment *sp, int nb, int sum, int iblk)
 }
 
 /*
+ * The indirect block plbn of vp, busy, for lfs_updatemeta to change a
+ * pointer in; nonzero if it is gone.  Reading it may sleep, and a
+ * truncation meanwhile may free it: the stale copy read back from disk
+ * must not come to life (its pointer moved to a block nothing names, the
+ * block's bytes counted live in a segment forever).
+ */
+static int
+lfs_getparent(struct vnode *vp, daddr_t plbn, struct buf **bpp)
+{
+	daddr_t before, after;
+
+	if (ufs_bmaparray(vp, plbn, &before, NULL) != 0 ||
+	    ufs_getindir(vp, plbn, before, bpp) != 0)
+		return EIO;
+	if (ufs_bmaparray(vp, plbn, &after, NULL) == 0 && after == before)
+		return 0;
+	if (!((*bpp)->b_flags & B_DELWRI))
+		(*bpp)->b_flags |= B_INVAL;	/* a copy of a freed block */
+	brelse(*bpp);
+	return ENOENT;
+}
+
+/*
  * Block lbn of ip now lives at daddr: point its parent (the inode or an
  * indirect block) there, and move its live bytes to the new segment.
- * A pointer already 0 means the block was truncated meanwhile: it is
- * written, dead.
+ * A pointer already 0, or a parent gone, means the block was truncated
+ * meanwhile: it is written, dead.
  */
 static void
 lfs_updatemeta(struct lfs *fs, struct inode *ip, daddr_t lbn, u_int32_t daddr)
@@ -426,7 +449,7 @@ lfs_updatemeta(struct lfs *fs, struct inode *ip, daddr_t lbn, u_int32_t daddr)
 	struct indir a[NIADDR + 2];
 	struct buf *bp;
 	int32_t old, *ptr;
-	daddr_t plbn, pblkno;
+	daddr_t plbn;
 	int num, ours;
 
 	LFS_ASSERT_SEGLOCK(fs);
@@ -442,11 +465,8 @@ lfs_updatemeta(struct lfs *fs, struct inode *ip, daddr_t lbn, u_int32_t daddr)
 		plbn = a[num - 1].in_lbn;
 		bp = incore(vp, plbn);
 		ours = bp != NULL && (bp->b_flags & B_GATHERED);
-		if (!ours) {
-			if (ufs_bmaparray(vp, plbn, &pblkno, NULL) != 0 ||
-			    ufs_getindir(vp, plbn, pblkno, &bp) != 0)
-				return;
-		}
+		if (!ours && lfs_getparent(vp, plbn, &bp) != 0)
+			return;
 		ptr = &((int32_t *)bp->b_data)[a[num - 1].in_off];
 		old = *ptr;
 		if (old != 0)
