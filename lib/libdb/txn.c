@@ -1,0 +1,352 @@
+/*
+ * The transaction manager (thesis 5.1.4.5): txn_begin, txn_commit,
+ * txn_abort, and the environment that ties the log, the locks and the
+ * files together.
+ *
+ * Write-ahead logging with before- and after-images (thesis 5.1.1), so
+ * the buffer manager may write a dirty page of a running transaction
+ * (STEAL) and commit forces only the log (NO-FORCE).  The record manager
+ * does no logging itself: mpool hands txn_logpage the page as it was
+ * when it was pinned for writing and as it is now, and the bytes that
+ * differ become UPDATE records, runs closer than GAP bytes merged into
+ * one record.
+ *
+ * Commit: the COMMIT record goes to the log buffer, the locks are
+ * released, and the log is forced now or later as the group-commit
+ * thresholds say (db.h).  Releasing the locks before the force is safe
+ * with one log: a transaction that saw this one's changes writes its
+ * COMMIT record after this one's, so it cannot be durable without it.
+ * A commit is acknowledged (txn_durable) once the force covers it.
+ *
+ * Checkpoint: between transactions, every dirty page of every file is
+ * written and fsync'd, then the log is emptied (log_reset) and the files
+ * are logged again, so recovery never reads more than one checkpoint
+ * interval of log.
+ */
+#include <sys/types.h>
+#include <sys/time.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/libdb/txnint.h"
+
+#define GAP	40	/* unchanged bytes that end a logged run */
+
+static u_int64_t
+now_us(void)
+{
+	struct timeval tv;
+
+	gettimeofday(&tv, NULL);
+	return (u_int64_t)tv.tv_sec * 1000000 + (u_int64_t)tv.tv_usec;
+}
+
+static void
+env_free(struct txn_env *env)
+{
+	log_close(env);
+	lock_free(env);
+	free(env->dir);
+	free(env);
+}
+
+struct txn_env *
+txn_open(const char *dir, const struct txn_info *info, int flags)
+{
+	struct txn_env *env;
+	int dirty, error;
+
+	if ((env = calloc(1, sizeof(*env))) == NULL)
+		return NULL;
+	env->logfd = -1;
+	if (info != NULL)
+		env->info = *info;
+	if (env->info.ckpt_kb == 0)
+		env->info.ckpt_kb = 1024;
+	env->nextid = 1;
+	if ((env->dir = strdup(dir)) == NULL || lock_init(env) < 0 ||
+	    log_open(env, &dirty) < 0)
+		goto fail;
+	if (dirty) {
+		errno = EBUSY;
+		if (!(flags & TXN_RECOVER))
+			goto fail;
+		log_close(env);
+		if (txn_recover(dir, NULL) < 0 || log_open(env, &dirty) < 0)
+			goto fail;
+	}
+	return env;
+fail:
+	error = errno;
+	env_free(env);
+	errno = error;
+	return NULL;
+}
+
+int
+txn_close(struct txn_env *env)
+{
+	u_int32_t id;
+	int rv = 0, error;
+
+	if (env->cur != NULL)
+		rv = txn_abort(env->cur);
+	if (txn_checkpoint(env) < 0)
+		rv = -1;
+	for (id = 0; id < MAXFILES; id++)
+		if (env->files[id].mp != NULL)
+			env->files[id].mp->env = NULL;
+	error = errno;
+	env_free(env);
+	errno = error;
+	return rv;
+}
+
+struct txn *
+txn_current(struct txn_env *env)
+{
+	return env->cur;
+}
+
+u_int32_t
+txn_id(struct txn *txn)
+{
+	return txn->id;
+}
+
+u_int64_t
+txn_durable(struct txn_env *env)
+{
+	return env->durable_commits;
+}
+
+void
+txn_stat(struct txn_env *env, struct txn_stat *st)
+{
+	*st = env->st;
+}
+
+static void
+file_record(struct txn_env *env, u_int32_t id)
+{
+	struct lrfile f;
+
+	f.fileid = id;
+	f.psize = env->files[id].mp->psize;
+	log_put(env, NULL, LR_FILE, 0, &f, sizeof(f), env->files[id].name,
+	    strlen(env->files[id].name) + 1, NULL, 0);
+}
+
+/*
+ * A file opened in the environment: it gets a file id, and a FILE record
+ * tells recovery its name (its last component: the file lives in the
+ * environment's directory).
+ */
+int
+txn_register(struct txn_env *env, struct mpool *mp, const char *path)
+{
+	const char *name = strrchr(path, '/');
+	u_int32_t id;
+
+	name = name != NULL ? name + 1 : path;
+	if (strlen(name) >= MAXNAME || env->cur != NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (id = 0; id < MAXFILES && env->files[id].mp != NULL; id++)
+		continue;
+	if (id == MAXFILES) {
+		errno = EMFILE;
+		return -1;
+	}
+	env->files[id].mp = mp;
+	strcpy(env->files[id].name, name);
+	mp->env = env;
+	mp->fileid = id;
+	file_record(env, id);
+	return 0;
+}
+
+void
+txn_unregister(struct txn_env *env, struct mpool *mp)
+{
+	env->files[mp->fileid].mp = NULL;
+	mp->env = NULL;
+}
+
+struct txn *
+txn_begin(struct txn_env *env)
+{
+	struct txn *txn;
+
+	if (env->cur != NULL) {
+		errno = EBUSY;		/* one transaction per process */
+		return NULL;
+	}
+	if ((txn = calloc(1, sizeof(*txn))) == NULL)
+		return NULL;
+	txn->id = env->nextid++;
+	txn->env = env;
+	env->cur = txn;
+	env->st.begins++;
+	return txn;
+}
+
+int
+txn_lockpage(struct txn_env *env, u_int32_t fileid, u_int32_t pgno, int write)
+{
+	return lock_get(env, env->cur, fileid, pgno,
+	    write ? LOCK_WRITE : LOCK_READ);
+}
+
+/*
+ * Log what a transaction changed on a page: the runs of bytes that differ
+ * between before and after (all of it for a page made new), each as an
+ * UPDATE record; the page's lsn becomes the last one's.
+ */
+int
+txn_logpage(struct txn_env *env, struct mpool *mp, u_int32_t pgno,
+    const void *before, void *after, int full)
+{
+	const u_int8_t *b = before, *a = after;
+	struct lrupdate u;
+	u_int32_t i = PG_LOGGED, start, end, k, psize = mp->psize;
+	u_int64_t lsn = 0;
+
+	memset(&u, 0, sizeof(u));
+	u.fileid = mp->fileid;
+	u.pgno = pgno;
+	while (i < psize) {
+		if (!full && b[i] == a[i]) {
+			i++;
+			continue;
+		}
+		start = i;
+		end = full ? psize : i + 1;
+		for (k = end; k < psize && k < end + GAP; k++)
+			if (b[k] != a[k])
+				end = k + 1;
+		u.off = (u_int16_t)start;
+		u.n = (u_int16_t)(end - start);
+		lsn = full ?
+		    log_put(env, env->cur, LR_UPDATE, LRF_ZEROBEFORE, &u,
+		    sizeof(u), a + start, end - start, NULL, 0) :
+		    log_put(env, env->cur, LR_UPDATE, 0, &u, sizeof(u),
+		    b + start, end - start, a + start, end - start);
+		if (lsn == 0)
+			return -1;
+		i = end;
+	}
+	HDR(after)->lsn = lsn;
+	return 0;
+}
+
+/* Write-ahead logging: a page with lsn may be written once it is durable. */
+int
+txn_walflush(struct txn_env *env, u_int64_t lsn)
+{
+	if (lsn < env->durable)
+		return 0;
+	env->st.walforces++;
+	return txn_flush(env);
+}
+
+/* Force the log: every waiting commit is durable after it. */
+int
+txn_flush(struct txn_env *env)
+{
+	if (log_flush(env) < 0)
+		return -1;
+	env->durable_commits += env->nwait;
+	env->nwait = 0;
+	return 0;
+}
+
+/* The group-commit decision (db.h): force now? */
+static int
+mustforce(struct txn_env *env)
+{
+	struct txn_info *in = &env->info;
+
+	if (in->group <= 1 || env->nwait >= in->group)
+		return 1;
+	if (in->logdelay > 0 && log_dirtypages(env) >= in->logdelay)
+		return 1;
+	return in->wait_ms > 0 &&
+	    now_us() - env->waitsince >= (u_int64_t)in->wait_ms * 1000;
+}
+
+int
+txn_commit(struct txn *txn)
+{
+	struct txn_env *env = txn->env;
+	int rv = 0;
+
+	if (txn != env->cur) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* The commit point: this record, once on the disk. */
+	if (log_put(env, txn, LR_COMMIT, 0, NULL, 0, NULL, 0, NULL, 0) == 0)
+		rv = -1;
+	lock_unlock_all(env, txn);
+	env->cur = NULL;
+	free(txn);
+	if (rv < 0)
+		return -1;
+	env->st.commits++;
+	if (env->nwait++ == 0)
+		env->waitsince = now_us();
+	if (mustforce(env) && txn_flush(env) < 0)
+		return -1;
+	if (env->end - env->base >= (u_int64_t)env->info.ckpt_kb * 1024)
+		return txn_checkpoint(env);
+	return 0;
+}
+
+int
+txn_abort(struct txn *txn)
+{
+	struct txn_env *env = txn->env;
+	int rv;
+
+	if (txn != env->cur) {
+		errno = EINVAL;
+		return -1;
+	}
+	rv = log_unroll(env, txn);
+	if (rv == 0 &&
+	    log_put(env, txn, LR_ABORT, 0, NULL, 0, NULL, 0, NULL, 0) == 0)
+		rv = -1;
+	lock_unlock_all(env, txn);
+	env->cur = NULL;
+	free(txn);
+	env->st.aborts++;
+	return rv;
+}
+
+int
+txn_checkpoint(struct txn_env *env)
+{
+	u_int32_t id;
+
+	if (env->cur != NULL) {
+		errno = EBUSY;
+		return -1;
+	}
+	if (txn_flush(env) < 0)
+		return -1;
+	for (id = 0; id < MAXFILES; id++)
+		if (env->files[id].mp != NULL &&
+		    (mpool_sync(env->files[id].mp) < 0 ||
+		    fsync(env->files[id].mp->fd) < 0))
+			return -1;
+	if (log_reset(env) < 0)
+		return -1;
+	for (id = 0; id < MAXFILES; id++)
+		if (env->files[id].mp != NULL)
+			file_record(env, id);
+	env->st.ckpts++;
+	return 0;
+}
