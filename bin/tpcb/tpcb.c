@@ -360,7 +360,7 @@ static int
 runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 {
 	struct mpool_stat ms;
-	u_int32_t n, n0, aborted = 0, warm, run, i, cleaned0;
+	u_int32_t n, n0, aborted = 0, warm, run, i, cleaned0, full;
 	u_int64_t acked = 0;
 	long long t0;
 	char line[16];
@@ -386,11 +386,15 @@ runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 	if (lasttxn(db, &n) < 0)
 		goto fail;
 	n0 = n;
-	/* Warm up: the account page cache full, -w more, the cleaner. */
+	/*
+	 * Warm up: the account page cache full (or holding the whole file),
+	 * -w more, then the cleaner.
+	 */
 	t0 = now_us();
-	for (;;) {
+	for (full = bt_npages(db->account);; ) {
 		mpool_stat(bt_mpool(db->account), &ms);
-		if (ms.cached >= ms.max || n - n0 >= 4 * ms.max)
+		if (ms.cached >= ms.max || ms.cached >= full ||
+		    n - n0 >= 4 * ms.max)
 			break;
 		ONE();
 	}

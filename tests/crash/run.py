@@ -5,7 +5,9 @@
                        [--work DIR]
 
 For each workload (record.py's WORKLOADS: files, rename, mkdirs, seq, overwrite,
-cleaner) one record run logs every write the guest's scratch disk receives; then
+cleaner; and tpcb, tests/crash/tpcb.py: a TPC-B run whose every acknowledged
+commit must survive db_recover) one record run logs every write the guest's
+scratch disk receives; then
 every write boundary from the workload's start to its end is a crash point: the
 disk as it was after writes 1..N is booted, mounted (the kernel rolls the log
 forward from the last checkpoint) and checked (points.py, model.py):
@@ -38,13 +40,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from record import WORKLOADS  # noqa: E402
 from points import crash_workload, sample, summary  # noqa: E402
+import tpcb  # noqa: E402
 
 TOP = Path(__file__).resolve().parent.parent.parent
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("-w", "--workloads", default=",".join(WORKLOADS))
+    ap.add_argument("-w", "--workloads", default=",".join((*WORKLOADS, "tpcb")))
     ap.add_argument("-s", "--seed", type=int, default=1)
     ap.add_argument("--sample", type=int, default=0,
                     help="check only N sampled points per workload (0: all)")
@@ -55,6 +58,18 @@ def main() -> int:
     t0 = time.monotonic()
     lines, total, good, notes = [], 0, 0, set()
     for w in args.workloads.split(","):
+        if w == "tpcb":       # TPC-B with each mode's recovery (tests/crash/tpcb.py)
+            for mode in tpcb.MODES:
+                choose = None
+                if args.sample:
+                    choose = (lambda rec, rp: tpcb.sample(rec, rp, args.sample, 2, args.seed))
+                results = tpcb.crash_tpcb(args.work, mode, choose, args.torn,
+                                          log=lambda s: print(s, flush=True))
+                lines.append(tpcb.summary(mode, results))
+                print(lines[-1], flush=True)
+                total += len(results)
+                good += sum(r.ok for r in results)
+            continue
         pts = None
         if args.sample:
             pts = (lambda rec, rp: sample(rec, rp, args.sample, 2, args.seed))
