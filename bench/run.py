@@ -19,7 +19,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 PY = "/usr/bin/python3"
-DRIVERS = ["raw_disk.py", "fs_bandwidth.py", "small_files.py", "recovery.py"]  # in the order they run
+DRIVERS = ["raw_disk.py", "fs_bandwidth.py", "small_files.py", "recovery.py", "tpcb.py"]  # in the order they run
 
 
 def main(argv: list[str]) -> int:

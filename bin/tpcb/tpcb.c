@@ -36,7 +36,8 @@
  *
  * A run first warms up: transactions, uncounted, until the account page
  * cache (-C pages, default 256) is full, then -w more, then with -u until
- * the file system's LFS cleaner has cleaned a segment; then -r runs of
+ * the file system's LFS cleaner is in its steady state (it has cleaned as
+ * many segments as were clean at the start); then -r runs of
  * -n transactions, each timed:
  *
  *	tpcb run R txns N usecs U tps X.XX
@@ -328,16 +329,15 @@ lfscounters(const char *dir)
 	printf("\n");
 }
 
-static u_int32_t
-segs_cleaned(const char *dir)
+/* The LFS counters of DIR's file system (0: it is not an LFS). */
+static int
+lfsnow(const char *dir, struct lfs_stats *st)
 {
 	struct statfs sfs;
-	struct lfs_stats st;
 
-	if (statfs(dir, &sfs) < 0 || strcmp(sfs.f_fstypename, "lfs") != 0 ||
-	    lfsstats(&sfs.f_fsid, &st, 0) < 0)
-		return 0;
-	return (u_int32_t)st.segs_cleaned;
+	return statfs(dir, &sfs) == 0 &&
+	    strcmp(sfs.f_fstypename, "lfs") == 0 &&
+	    lfsstats(&sfs.f_fsid, st, 0) == 0;
 }
 
 /* Transactions are numbered on from the last one in the history. */
@@ -360,7 +360,8 @@ static int
 runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 {
 	struct mpool_stat ms;
-	u_int32_t n, n0, aborted = 0, warm, run, i, cleaned0, full;
+	u_int32_t n, n0, aborted = 0, warm, run, i, cleaned0, want, full;
+	struct lfs_stats ls;
 	u_int64_t acked = 0;
 	long long t0;
 	char line[16];
@@ -400,9 +401,16 @@ runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 	}
 	for (warm = 0; warm < o->warmup; warm++)
 		ONE();
-	if (o->cleaner) {
-		cleaned0 = segs_cleaned(db->dir);
-		while (segs_cleaned(db->dir) == cleaned0 && n - n0 < 1000000)
+	/*
+	 * The cleaner's steady state: it has cleaned as many segments as were
+	 * clean when the run began, so the log has gone once round the disk
+	 * and every segment written since is one the cleaner had to make.
+	 */
+	if (o->cleaner && lfsnow(db->dir, &ls)) {
+		cleaned0 = (u_int32_t)ls.segs_cleaned;
+		want = ls.clean_segs > 0 ? (u_int32_t)ls.clean_segs : 1;
+		while (lfsnow(db->dir, &ls) && ls.segs_cleaned - cleaned0 <
+		    want && n - n0 < 1000000)
 			for (i = 0; i < 50; i++)
 				ONE();
 	}

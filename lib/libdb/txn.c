@@ -9,7 +9,10 @@
  * does no logging itself: mpool hands txn_logpage the page as it was
  * when it was pinned for writing and as it is now, and the bytes that
  * differ become UPDATE records, runs closer than GAP bytes merged into
- * one record.
+ * one record.  (LIBTP logged each access method's operations logically,
+ * a B-tree replace as a delete and an insert; physical images of the
+ * changed bytes need no per-method undo and redo code, and a TPC-B
+ * update logs only the eight bytes of a balance.)
  *
  * Commit: the COMMIT record goes to the log buffer, the locks are
  * released, and the log is forced now or later as the group-commit

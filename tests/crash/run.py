@@ -28,7 +28,7 @@ failing point with what differed and where its image is kept (DIR/WORKLOAD/
 pointN/crash.img, the disk before the mount: qemu/run.py --sd1-from IMG), and
 a total; the exit status is 1 if any point failed.  Each point boots a guest
 (1.3 to 2 s, 5 s on the cleaner workload's fuller disk); about 330 points take
-15 minutes on two shared cores.
+15 minutes on two shared cores, and tpcb's 120 about 2.5 more.
 """
 from __future__ import annotations
 
