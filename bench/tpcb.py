@@ -12,12 +12,13 @@ configuration it makes a file system at the start of sd1, loads the database
 (tpcb -i: SCALE TPS of TPC-B, 100,000 accounts, 10 tellers and 1 branch per
 TPS, account leaves half full as in the thesis), and runs
 
-    tpcb -m user -r RUNS -n TXNS [-u]
+    tpcb -m user -r RUNS -n TXNS [-u SEGS]
 
 which warms up (uncounted) until its page cache is full, and with -u until
-the LFS cleaner is in its steady state (it has cleaned as many segments as
-were clean after the load), then times RUNS runs of TXNS transactions.  The
-configurations:
+the LFS cleaner has cleaned twice as many segments as the partition has (its
+steady state: TPS falls for as long as the cleaner is still finding the
+segments the load left nearly empty), then times RUNS runs of TXNS
+transactions.  The configurations:
 
   FFS       newfs: 4 KB blocks, rotdelay 4 ms, maxcontig 1
   EFS       newfs -E: 64 KB clusters, no rotdelay
@@ -142,8 +143,10 @@ def setup(name: str, sectors: int) -> tuple[str, str, str]:
         return f"newfs -E -s {sectors} /dev/rsd1a", "mount /dev/sd1a /mnt", ""
     if name == "LFS":
         return f"newfs_lfs -S {sectors} /dev/rsd1a", "mount -n -t lfs /dev/sd1a /mnt", ""
-    seg = "" if name == "LFS-C1M" else "-s 262144 "
-    return f"newfs_lfs {seg}-S {sectors} /dev/rsd1a", "mount -t lfs /dev/sd1a /mnt", "-u"
+    segbytes = 1 << 20 if name == "LFS-C1M" else 1 << 18
+    seg = "" if name == "LFS-C1M" else f"-s {segbytes} "
+    return (f"newfs_lfs {seg}-S {sectors} /dev/rsd1a", "mount -t lfs /dev/sd1a /mnt",
+            f"-u {2 * sectors * 512 // segbytes}")
 
 
 def scan(g: Guest, mount: str, timeout: float) -> float:

@@ -6,7 +6,7 @@
  *	     [-f fill] [-p psize] DIR		make and load the database
  *	tpcb [-m none|user] [-n txns] [-r runs] [-w warmup] [-S seed]
  *	     [-C pages] [-g group] [-L logdelay] [-W wait_ms] [-k ckpt_kb]
- *	     [-a every] [-u] [-H] [-v] DIR	run transactions
+ *	     [-a every] [-u segs] [-H] [-v] DIR	run transactions
  *	tpcb -c DIR				check consistency
  *	tpcb -x [-C pages] DIR			SCAN: read account in key order
  *
@@ -35,9 +35,9 @@
  * files, with no log and no locks here.)
  *
  * A run first warms up: transactions, uncounted, until the account page
- * cache (-C pages, default 256) is full, then -w more, then with -u until
- * the file system's LFS cleaner is in its steady state (it has cleaned as
- * many segments as were clean at the start); then -r runs of
+ * cache (-C pages, default 256) is full, then -w more, then with -u segs
+ * until the file system's LFS cleaner has cleaned that many segments (its
+ * steady state: twice the segments of the disk, say); then -r runs of
  * -n transactions, each timed:
  *
  *	tpcb run R txns N usecs U tps X.XX
@@ -66,8 +66,8 @@
 #include "bin/tpcb/tpcb.h"
 
 struct opts {
-	u_int32_t txns, runs, warmup, seed, cache, abortevery;
-	int	  cleaner, handshake, verbose;
+	u_int32_t txns, runs, warmup, seed, cache, abortevery, cleaner;
+	int	  handshake, verbose;
 	struct txn_info ti;
 };
 
@@ -194,7 +194,7 @@ usage(void)
 	    "       tpcb [-m none|user] [-n txns] [-r runs] [-w warmup] "
 	    "[-S seed] [-C pages]\n"
 	    "            [-g group] [-L logdelay] [-W wait_ms] [-k ckpt_kb] "
-	    "[-a every] [-uHv] dir\n"
+	    "[-a every] [-u segs] [-Hv] dir\n"
 	    "       tpcb -c dir\n"
 	    "       tpcb -x [-C pages] dir\n");
 	exit(2);
@@ -360,7 +360,7 @@ static int
 runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 {
 	struct mpool_stat ms;
-	u_int32_t n, n0, aborted = 0, warm, run, i, cleaned0, want, full;
+	u_int32_t n, n0, aborted = 0, warm, run, i, cleaned0, full;
 	struct lfs_stats ls;
 	u_int64_t acked = 0;
 	long long t0;
@@ -401,16 +401,11 @@ runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 	}
 	for (warm = 0; warm < o->warmup; warm++)
 		ONE();
-	/*
-	 * The cleaner's steady state: it has cleaned as many segments as were
-	 * clean when the run began, so the log has gone once round the disk
-	 * and every segment written since is one the cleaner had to make.
-	 */
-	if (o->cleaner && lfsnow(db->dir, &ls)) {
+	/* The cleaner's steady state: -u segments cleaned. */
+	if (o->cleaner > 0 && lfsnow(db->dir, &ls)) {
 		cleaned0 = (u_int32_t)ls.segs_cleaned;
-		want = ls.clean_segs > 0 ? (u_int32_t)ls.clean_segs : 1;
 		while (lfsnow(db->dir, &ls) && ls.segs_cleaned - cleaned0 <
-		    want && n - n0 < 1000000)
+		    o->cleaner && n - n0 < 1000000)
 			for (i = 0; i < 50; i++)
 				ONE();
 	}
@@ -494,7 +489,7 @@ main(int argc, char *argv[])
 	o.cache = 256;
 	sc.branches = 1;
 	while ((ch = getopt(argc, argv, "icxs:A:T:B:f:p:m:n:r:w:S:C:g:L:W:k:"
-	    "a:uHv")) != -1) {
+	    "a:u:Hv")) != -1) {
 		switch (ch) {
 		case 'i':
 		case 'c':
@@ -558,7 +553,7 @@ main(int argc, char *argv[])
 			o.abortevery = (u_int32_t)atoi(optarg);
 			break;
 		case 'u':
-			o.cleaner = 1;
+			o.cleaner = (u_int32_t)atoi(optarg);
 			break;
 		case 'H':
 			o.handshake = 1;
