@@ -6,27 +6,35 @@
 #   make crashimage a crashed LFS for doc/lfs-recovery.md (build/crashed-lfs.img)
 #   make test       everything that must pass
 #   make crashtest  LFS crash recovery at every write boundary (tests/crash)
+#   make stress     the reliability tools run longer: concurrency stress,
+#                   damaged images, the system-call fuzzer
 #   make bench      benchmarks on the timed disk
 #   make deps       install the Debian packages the project needs
 #
 # Variables: DISK=hp97560|rz55|m2361a|none (the scratch disk sd1's drive
 # model), ROOTDISK (sd0's, default none), MEM (guest MB), KARGS (kernel
 # command line), ACCEL=tcg|kvm, SD1=IMG (boot on a copy of IMG as sd1).
+# make stress: STRESS_SECONDS (120), STRESS_SEED (1), DAMAGE_SEEDS (400
+# random images per layout), FUZZ_CALLS (30000).
 
 B	:= build
+GEN	:= $(B)/gen
 PY	:= /usr/bin/python3
 CC	:= gcc
 LD	:= ld -m elf_i386
 GCCINC	:= $(shell $(CC) -m32 -print-file-name=include)
 LIBGCC	:= $(shell $(CC) -m32 -print-libgcc-file-name)
 
-# Frame pointers keep panic backtraces and GDB's "bt" honest.
-COMMON	:= -m32 -march=i686 -O2 -g -Wall -ffreestanding -fno-pic -fno-pie \
-	   -fno-stack-protector -fno-builtin -fno-omit-frame-pointer \
-	   -fno-asynchronous-unwind-tables -nostdinc -isystem $(GCCINC) -MMD -MP
-KCFLAGS	:= $(COMMON) -I. -DKERNEL
-UCFLAGS	:= $(COMMON) -isystem lib/libc/include -I.
-HCFLAGS	:= -O2 -g -Wall -iquote . -DHOSTBUILD
+# Frame pointers keep panic backtraces and GDB's "bt" honest.  With
+# -Wmissing-prototypes a function is either static or declared in its
+# subsystem's header, so a caller and the definition cannot disagree.
+COMMON	:= -m32 -march=i686 -O2 -g -Wall -Wmissing-prototypes \
+	   -ffreestanding -fno-pic -fno-pie -fno-stack-protector -fno-builtin \
+	   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables -nostdinc \
+	   -isystem $(GCCINC) -MMD -MP
+KCFLAGS	:= $(COMMON) -I. -I$(GEN) -DKERNEL
+UCFLAGS	:= $(COMMON) -isystem lib/libc/include -I. -I$(GEN)
+HCFLAGS	:= -O2 -g -Wall -Wmissing-prototypes -iquote . -DHOSTBUILD
 
 DISK	?= hp97560
 ROOTDISK ?= none
@@ -36,52 +44,97 @@ export DISK ROOTDISK MEM KARGS ACCEL
 all: deps kernel userland images
 
 # ---------------------------------------------------------------- deps
+# libtcc-dev:i386 is the guest's C compiler (usr.bin/cc), an i386 package:
+# dpkg must first accept that architecture.
 DEBS := qemu-system-x86 gcc-multilib gdb expect nbdkit nbdkit-plugin-python \
-	python3-pytest python3-pexpect python3-matplotlib
+	python3-pytest python3-pexpect python3-matplotlib libtcc-dev:i386
 deps:
-	@missing=""; for p in $(DEBS); do \
+	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	dpkg --print-foreign-architectures | grep -qx i386 || $$SUDO dpkg --add-architecture i386; \
+	missing=""; for p in $(DEBS); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
-	  SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
-	  $$SUDO apt-get update -qq && \
+	  $$SUDO apt-get update -qq || echo "apt-get update failed; installing from the lists there are"; \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
-# ---------------------------------------------------------------- kernel
-KSRCS	:= $(wildcard kern/*.c kern/i386/*.c kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c) \
-	   kern/i386/locore.S kern/i386/copy.S
-KOBJS	:= $(patsubst %,$(B)/k/%.o,$(basename $(KSRCS)))
+# ---------------------------------------------------------------- syscalls
+# One list, kern/syscalls.master, makes the numbers, the argument
+# structures, the kernel's table and libc's stubs (kern/makesyscalls.py).
+SYSGEN	:= $(GEN)/sys/syscall.h $(GEN)/kern/syscallargs.h \
+	   $(GEN)/kern/init_sysent.c $(GEN)/lib/libc/sys/syscalls.S
+$(SYSGEN) &: kern/syscalls.master kern/makesyscalls.py
+	$(PY) kern/makesyscalls.py kern/syscalls.master $(GEN)
 
-$(B)/k/%.o: %.c
+# ---------------------------------------------------------------- kernel
+KSRCS	:= $(filter-out lfs/lfs_notxn.c,$(wildcard kern/*.c kern/i386/*.c \
+	   kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c compat/linux/*.c)) \
+	   kern/i386/locore.S kern/i386/copy.S
+KOBJS	:= $(patsubst %,$(B)/k/%.o,$(basename $(KSRCS))) \
+	   $(B)/k/gen/kern/init_sysent.o
+
+# The generated headers come first: the .d files name them only after a
+# first compile.
+$(B)/k/%.o: %.c | $(SYSGEN)
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -c $< -o $@
+$(B)/k/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -c $< -o $@
 # Students step through roll-forward in GDB: keep its locals visible.
 $(B)/k/lfs/lfs_rfw.o: KCFLAGS += -Og
+# ... and the lock table's deadlock detector (qemu/gdb_txn.py's "txn").
+$(B)/k/lfs/lfs_txnlock.o: KCFLAGS += -Og
 $(B)/k/%.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -c $< -o $@
 
 # Two links: the second adds the symbol table for backtraces (kern/ksyms.c).
+# $(call link_kernel,OUTPUT,OBJECTS)
+define link_kernel
+	$(PY) kern/gen_ksyms.py < /dev/null > $(1).ksyms0.S
+	$(CC) $(KCFLAGS) -c $(1).ksyms0.S -o $(1).ksyms0.o
+	$(LD) -T kern/i386/kernel.ld -o $(1).tmp $(2) $(1).ksyms0.o $(LIBGCC)
+	nm -n $(1).tmp | $(PY) kern/gen_ksyms.py > $(1).ksyms.S
+	$(CC) $(KCFLAGS) -c $(1).ksyms.S -o $(1).ksyms.o
+	$(LD) -T kern/i386/kernel.ld -o $(1) $(2) $(1).ksyms.o $(LIBGCC)
+endef
 $(B)/kernel: $(KOBJS) kern/i386/kernel.ld kern/gen_ksyms.py
-	$(PY) kern/gen_ksyms.py < /dev/null > $(B)/ksyms0.S
-	$(CC) $(KCFLAGS) -c $(B)/ksyms0.S -o $(B)/ksyms0.o
-	$(LD) -T kern/i386/kernel.ld -o $(B)/kernel.tmp $(KOBJS) $(B)/ksyms0.o $(LIBGCC)
-	nm -n $(B)/kernel.tmp | $(PY) kern/gen_ksyms.py > $(B)/ksyms.S
-	$(CC) $(KCFLAGS) -c $(B)/ksyms.S -o $(B)/ksyms.o
-	$(LD) -T kern/i386/kernel.ld -o $@ $(KOBJS) $(B)/ksyms.o $(LIBGCC)
+	$(call link_kernel,$@,$(KOBJS))
+
+# The same kernel with the transaction code compiled out (-DNOTXN;
+# lfs/lfs_notxn.c stands in), for bench/txn.py's "no cost to others".
+NOTXN_OBJS := $(patsubst $(B)/k/%,$(B)/k-notxn/%,$(filter-out \
+	   $(B)/k/lfs/lfs_txn.o $(B)/k/lfs/lfs_txnlock.o,$(KOBJS))) \
+	   $(B)/k-notxn/lfs/lfs_notxn.o
+$(B)/k-notxn/%.o: %.c | $(SYSGEN)
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -DNOTXN -c $< -o $@
+$(B)/k-notxn/gen/%.o: $(GEN)/%.c
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -DNOTXN -c $< -o $@
+$(B)/k-notxn/%.o: %.S
+	@mkdir -p $(@D)
+	$(CC) $(KCFLAGS) -DNOTXN -c $< -o $@
+$(B)/kernel-notxn: $(NOTXN_OBJS) kern/i386/kernel.ld kern/gen_ksyms.py
+	$(call link_kernel,$@,$(NOTXN_OBJS))
 
 kernel: $(B)/kernel
 
 # ---------------------------------------------------------------- userland
 LIBC_SRCS := $(shell find lib/libc -path lib/libc/include -prune -o \( -name '*.c' -o -name '*.S' \) -print 2>/dev/null)
-LIBC_OBJS := $(patsubst %,$(B)/u/%.o,$(basename $(LIBC_SRCS)))
+LIBC_OBJS := $(patsubst %,$(B)/u/%.o,$(basename $(LIBC_SRCS))) \
+	     $(B)/u/gen/lib/libc/sys/syscalls.o
 
-$(B)/u/%.o: %.c
+$(B)/u/%.o: %.c | $(SYSGEN)
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -c $< -o $@
-$(B)/u/%.o: %.S
+$(B)/u/%.o: %.S | $(SYSGEN)
+	@mkdir -p $(@D)
+	$(CC) $(UCFLAGS) -c $< -o $@
+$(B)/u/gen/%.o: $(GEN)/%.S
 	@mkdir -p $(@D)
 	$(CC) $(UCFLAGS) -c $< -o $@
 
@@ -100,13 +153,19 @@ $(B)/lib/crt0.o: $(B)/u/lib/csu/crt0.o
 	@mkdir -p $(@D)
 	cp $< $@
 
+# The sources the file-system tools share, in each guest build (usr.sbin,
+# libexec) and each host build (usr.sbin); tests/host/toolbuild.py reads
+# this line too.
+TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/fsutil.c lib/fsutil/partition.c lib/fsutil/dinode.c lib/fsutil/lfs_read.c
+TOOLOBJS := $(patsubst %.c,$(B)/u/%.o,$(TOOLSHARED))
+
 # Each program is a folder: bin/NAME -> /bin/NAME, sbin/NAME -> /sbin/NAME,
 # usr.sbin/NAME -> /usr/sbin/NAME (and a host build in $(B)/host/NAME),
 # libexec/NAME -> /usr/libexec/NAME (daemons other programs start; guest
 # only), tests/prog/NAME -> /usr/tests/NAME (in-guest test programs).
 PROGDIRS := $(patsubst %/,%,$(wildcard bin/*/ sbin/*/ usr.sbin/*/ libexec/*/ tests/prog/*/))
 define prog
-$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(B)/u/ffs/ffs_subr.o $(B)/u/lfs/lfs_subr.o $(B)/u/lib/fsutil/partition.o $(B)/u/lib/fsutil/dinode.o $(B)/u/lib/fsutil/lfs_read.o) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(if $(filter $(DBPROGS),$(1)),$(B)/lib/libdb.a) $(B)/lib/libc.a lib/user.ld
+$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(TOOLOBJS)) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(if $(filter $(DBPROGS),$(1)),$(B)/lib/libdb.a) $(B)/lib/libc.a lib/user.ld
 	@mkdir -p $$(@D)
 	$(LD) -static -nostdlib -T lib/user.ld -o $$@ $(B)/lib/crt0.o $$(filter %.o,$$(filter-out $(B)/lib/crt0.o,$$^)) $(if $(filter $(DBPROGS),$(1)),$(B)/lib/libdb.a) $(B)/lib/libc.a $(LIBGCC)
 	@if [ -f $(1)/LINKS ]; then for l in $$$$(cat $(1)/LINKS); do ln -f $$@ $$(@D)/$$$$l; done; fi
@@ -114,21 +173,70 @@ PROGS += $(2)
 endef
 $(foreach d,$(PROGDIRS),$(eval $(call prog,$(d),$(B)/root/$(subst libexec/,usr/libexec/,$(subst tests/prog,usr/tests,$(subst usr.sbin,usr/sbin,$(d)))))))
 
-# Shared sources of the file-system tools, compiled into each tool.
-TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/partition.c lib/fsutil/dinode.c lib/fsutil/lfs_read.c
 HOSTTOOLS := $(patsubst usr.sbin/%,$(B)/host/%,$(wildcard usr.sbin/*))
 $(B)/host/%: usr.sbin/%/*.c $(TOOLSHARED) $(wildcard sys/*.h sys/ufs/*.h lib/fsutil/*.h)
 	@mkdir -p $(@D)
 	$(CC) $(HCFLAGS) -o $@ $(wildcard usr.sbin/$*/*.c) $(TOOLSHARED)
 
-userland: $(PROGS)
+# The guest's C compiler (usr.bin/cc): a Linux i386 program, linked on the
+# host against Debian's libtcc and glibc, that runs through the kernel's
+# Linux compatibility layer (compat/linux).  With it go what it compiles
+# and links against: the headers as /usr/include, tcc's own headers,
+# crt0.o, libc.a and gcc's libgcc.a (64-bit division and the like; without
+# debug sections, which tcc would only copy).
+TCCLIB	:= /usr/lib/i386-linux-gnu/libtcc.a
+$(B)/root/usr/bin/cc: usr.bin/cc/cc.c $(TCCLIB)
+	@mkdir -p $(@D)
+	gcc -m32 -static -O2 -Wall -o $@ $< -ltcc -ldl 2>&1 | grep -v "dlopen\|libtcc.o): in function" || true
+	@test -x $@
+CCFILES	:= $(B)/root/usr/bin/cc $(B)/root/usr/lib/crt0.o $(B)/root/usr/lib/libc.a \
+	   $(B)/root/usr/lib/libgcc.a $(B)/root/usr/include/.stamp
+$(B)/root/usr/lib/crt0.o: $(B)/lib/crt0.o
+	@mkdir -p $(@D)
+	cp $< $@
+$(B)/root/usr/lib/libc.a: $(B)/lib/libc.a
+	@mkdir -p $(@D)
+	objcopy --strip-debug $< $@
+$(B)/root/usr/lib/libgcc.a: $(LIBGCC)
+	@mkdir -p $(@D)
+	objcopy --strip-debug $< $@
+$(B)/root/usr/include/.stamp: $(wildcard lib/libc/include/*.h sys/*.h sys/ufs/*.h usr.bin/cc/include/*.h)
+	rm -rf $(B)/root/usr/include $(B)/root/usr/lib/tcc
+	mkdir -p $(B)/root/usr/include/sys $(B)/root/usr/lib/tcc/include
+	cp lib/libc/include/*.h $(B)/root/usr/include/
+	cp -r sys/. $(B)/root/usr/include/sys/
+	cp usr.bin/cc/include/*.h $(B)/root/usr/lib/tcc/include/
+	touch $@
+
+# Test material for the compiler and the Linux layer: tests/cc (sources and
+# makefiles, /usr/tests/cc) and tests/linux (Linux programs built with the
+# host's gcc and glibc, /usr/tests/NAME).
+LINUXTESTS := $(patsubst tests/linux/%.c,$(B)/root/usr/tests/%,$(wildcard tests/linux/*.c))
+$(B)/root/usr/tests/%: tests/linux/%.c
+	@mkdir -p $(@D)
+	gcc -m32 -static -O2 -Wall -o $@ $<
+$(B)/root/usr/tests/cc/.stamp: $(shell find tests/cc -type f)
+	rm -rf $(@D) && mkdir -p $(@D)
+	cp -r tests/cc/. $(@D)/
+	touch $@
+CCFILES	+= $(LINUXTESTS) $(B)/root/usr/tests/cc/.stamp
+
+# The Andrew benchmark's frozen source tree and phase scripts (bench/andrew),
+# as /usr/share/andrew.
+$(B)/root/usr/share/andrew/.stamp: $(shell find bench/andrew -type f)
+	rm -rf $(@D) && mkdir -p $(@D)
+	cp -r bench/andrew/tree bench/andrew/*.sh $(@D)/
+	touch $@
+CCFILES	+= $(B)/root/usr/share/andrew/.stamp
+
+userland: $(PROGS) $(CCFILES)
 hosttools: $(HOSTTOOLS)
 
 # ---------------------------------------------------------------- images
 # sd0: the root file system, built on the host from $(B)/root, as xv6's
 # mkfs does.  sd1: the scratch disk, blank, the size of the drive model.
 ROOTSIZE := 131072
-$(B)/sd0.img: $(PROGS) $(HOSTTOOLS) $(wildcard etc/*)
+$(B)/sd0.img: $(PROGS) $(CCFILES) $(HOSTTOOLS) $(wildcard etc/*)
 	rm -rf $(B)/rootfs && mkdir -p $(B)/rootfs
 	cp -a $(B)/root/. $(B)/rootfs/
 	mkdir -p $(B)/rootfs/etc $(B)/rootfs/tmp $(B)/rootfs/mnt $(B)/rootfs/root $(B)/rootfs/var/run
@@ -138,23 +246,25 @@ $(B)/sd0.img: $(PROGS) $(HOSTTOOLS) $(wildcard etc/*)
 	$(B)/host/newfs -D $(B)/rootfs -P etc/fs.proto $@.tmp > /dev/null
 	mv $@.tmp $@
 $(B)/sd1.img: qemu/disk.py qemu/drivemodel.py
-	$(PY) -c 'import sys; sys.path.insert(0, "qemu"); import disk; disk.make_image("$@", "$(DISK)")'
+	$(PY) -c 'from qemu import disk; disk.make_image("$@", "$(DISK)")'
 
 images: $(B)/sd0.img $(B)/sd1.img
 
 # ---------------------------------------------------------------- run
+# One launcher, python3 -m qemu (qemu/__main__.py), run from the top of the
+# tree: it is the root of the Python packages qemu, tests and bench.
 RUNARGS	:= $(if $(SD1),--sd1-from $(SD1))
 
 qemu: all
-	$(PY) qemu/run.py $(RUNARGS)
+	$(PY) -m qemu boot $(RUNARGS)
 
 qemu-gdb: all
-	$(PY) qemu/run.py --gdb $(RUNARGS)
+	$(PY) -m qemu boot --gdb $(RUNARGS)
 
 # Power cut in the middle of a directory operation, after a checkpoint
 # and a few partial segments (qemu/crashimage.py says what it holds).
 crashimage: all
-	$(PY) qemu/crashimage.py $(B)/crashed-lfs.img
+	$(PY) -m qemu crashimage $(B)/crashed-lfs.img
 
 # In a second terminal: GDB with the generated .gdbinit.  Naming it with -x
 # loads it whatever GDB's auto-load safe-path says.
@@ -165,16 +275,28 @@ gdb:
 test: all
 	$(PY) -m pytest -q -ra tests
 
-# A power cut at every write boundary of the LFS workloads (tests/crash/run.py).
+# A power cut at every write boundary of the LFS workloads (tests/crash).
 crashtest: all
-	$(PY) tests/crash/run.py
+	$(PY) -m qemu crashtest
+
+# The make-test runs of tests/test_stress.py, test_damage.py and
+# test_fuzz.py, longer.
+STRESS_SECONDS ?= 120
+STRESS_SEED ?= 1
+DAMAGE_SEEDS ?= 400
+FUZZ_CALLS ?= 30000
+stress: all
+	STRESS_SECONDS=$(STRESS_SECONDS) STRESS_SEED=$(STRESS_SEED) \
+	DAMAGE_SEEDS=$(DAMAGE_SEEDS) \
+	FUZZ_CALLS=$(FUZZ_CALLS) $(PY) -m pytest -q -ra tests/test_stress.py \
+	    tests/test_damage.py tests/test_fuzz.py
 
 bench: all
-	$(PY) bench/run.py
+	$(PY) -m qemu bench
 
 clean:
 	rm -rf $(B) .gdbinit
 
 .PHONY: all deps kernel userland hosttools images qemu qemu-gdb gdb crashimage \
-	test crashtest bench clean
+	test crashtest stress bench clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """File-system bandwidth (thesis 7.3, figures 7-1 and 7-4): FFS, EFS and LFS next to the raw disk.
 
-    bench/fs_bandwidth.py [--profile hp97560] [--mb 4] [--out build/bench]
+    python3 -m bench.fs_bandwidth [--profile hp97560] [--mb 4] [--out build/bench]
 
 Boots a guest whose scratch disk sd1 is served by the drive model (tests/guest.py)
 and measures sequential bandwidth for transfer sizes S = 4 KB .. 1 MB, one pass per
@@ -42,14 +41,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-TOP = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(TOP / "qemu"))
-sys.path.insert(0, str(TOP / "tests"))
-sys.path.insert(0, str(TOP / "bench"))
-import drivemodel  # noqa: E402
-from guest import Guest  # noqa: E402
-from raw_disk import (CMD_TIMEOUT, SIZES_KB, pyplot, rawbench, sequential,  # noqa: E402
-                      size_axis)
+from bench.raw_disk import (CMD_TIMEOUT, SIZES_KB, TOP, pyplot, rawbench,
+                            sequential, size_axis)
+from qemu import drivemodel
+from tests.guest import Guest
 
 FS_SECTORS = 98304  # newfs -s: 48 MB, the file system at the start of sd1
 FILE = "/mnt/fsbench"

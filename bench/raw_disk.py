@@ -1,7 +1,6 @@
-#!/usr/bin/python3
 """Raw-disk benchmark: what the guest gets from the timed drive, next to the model.
 
-    bench/raw_disk.py [--profile hp97560] [--mb 4] [--random 300] [--stroke 100]
+    python3 -m bench.raw_disk [--profile hp97560] [--mb 4] [--random 300] [--stroke 100]
                       [--requests 1000] [--no-validate] [--out build/bench]
 
 Boots a guest whose scratch disk sd1 is served by the drive model (tests/guest.py)
@@ -42,14 +41,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-TOP = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(TOP / "qemu"))
-sys.path.insert(0, str(TOP / "tests"))
-import drivemodel  # noqa: E402
-import validate_drive  # noqa: E402
-from guest import Guest  # noqa: E402
+from bench import PY
+from qemu import drivemodel, validate_drive
+from tests.guest import Guest
 
-PY = "/usr/bin/python3"
+TOP = Path(__file__).resolve().parent.parent
 SECTOR = drivemodel.SECTOR
 MAXPHYS = 64 * 1024  # the guest's largest command (kern/buf.h)
 SIZES_KB = (4, 8, 16, 32, 64, 128, 256, 512, 1024)
@@ -225,13 +221,14 @@ def add_model(res: Results, total: int) -> None:
 
 def validate(profile: str, requests: int) -> str:
     """qemu/validate_drive.py's demerit and lateness, with a modest request count."""
-    cmd = [PY, str(TOP / "qemu" / "validate_drive.py"), "--profile", profile,
+    cmd = [PY, "-m", "qemu.validate_drive", "--profile", profile,
            "--requests", str(requests), "--interarrival-ms", "60"]
-    print(f"$ {' '.join(cmd[1:])}", flush=True)
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=1800)
+    line = f"$ python3 {' '.join(cmd[1:])}"
+    print(line, flush=True)
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, cwd=TOP)
     text = (out.stdout + out.stderr).strip()
     print(text, flush=True)
-    return f"$ validate_drive.py {' '.join(cmd[2:])}\n{text}"
+    return f"{line}\n{text}"
 
 
 # ----- report ---------------------------------------------------------------------------

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """LFS recovery time against the amount written since the last checkpoint
 (thesis 6.2.4: roll-forward time is proportional to the checkpoint interval).
 
-    bench/recovery.py [--profile hp97560] [--out build/bench]
+    python3 -m bench.recovery [--profile hp97560] [--out build/bench]
 
 For each amount, a guest booted with syncinterval=0 (no checkpoints but the
 ones asked for) makes an LFS on the first 48 MB of sd1 (as fs_bandwidth.py
@@ -24,14 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
-TOP = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(TOP / "qemu"))
-sys.path.insert(0, str(TOP / "tests"))
-sys.path.insert(0, str(TOP / "bench"))
-import drivemodel  # noqa: E402
-from guest import Guest  # noqa: E402
-from fs_bandwidth import SYSTEMS  # noqa: E402
-from raw_disk import CMD_TIMEOUT  # noqa: E402
+from bench.fs_bandwidth import SYSTEMS
+from bench.raw_disk import CMD_TIMEOUT, TOP
+from qemu import drivemodel
+from tests.guest import Guest
 
 AMOUNTS_KB = (0, 256, 1024, 2048, 4096, 8192, 16384)
 ROLLED = re.compile(r"rolled forward (\d+) partial segments, "

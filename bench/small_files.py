@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Small-file performance (thesis 7.4): FFS, EFS and LFS creating, reading and deleting
 10,000 1 KB files in 100 directories.
 
-    bench/small_files.py [--profile hp97560] [--files 10000] [--out build/bench]
+    python3 -m bench.small_files [--profile hp97560] [--files 10000] [--out build/bench]
 
 Boots a guest whose scratch disk sd1 is served by the drive model and, for each file
 system (made on the first 48 MB of sd1, as fs_bandwidth.py does), runs bin/smallfiles
@@ -26,14 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
-TOP = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(TOP / "qemu"))
-sys.path.insert(0, str(TOP / "tests"))
-sys.path.insert(0, str(TOP / "bench"))
-import drivemodel  # noqa: E402
-from guest import Guest  # noqa: E402
-from fs_bandwidth import SYSTEMS, newfs  # noqa: E402
-from raw_disk import CMD_TIMEOUT, pyplot  # noqa: E402
+from bench.fs_bandwidth import SYSTEMS, newfs
+from bench.raw_disk import CMD_TIMEOUT, TOP, pyplot
+from qemu import drivemodel
+from tests.guest import Guest
 
 PHASES = ("create", "read", "delete")
 LINE = re.compile(r"smallfiles (\w+) files (\d+) usecs (\d+) per_sec (\d+)")

@@ -1,10 +1,8 @@
-#!/usr/bin/python3
 """TPC-B as thesis table 7-9, and SCAN (thesis 5.3.3): the user-level
 transaction manager (lib/libdb, bin/tpcb) on FFS, EFS and BSD-LFS.
 
-    bench/tpcb.py [--profile hp97560] [--scale 1] [--runs 5] [--txns 300]
-                  [--scan-txns 2000] [--configs FFS,EFS,...] [--thesis]
-                  [--out build/bench]
+    python3 -m bench.tpcb [--profile hp97560] [--scale 1] [--runs 5] [--txns 300]
+        [--scan-txns 2000] [--configs FFS,EFS,...] [--thesis] [--out build/bench]
 
 The guest has 16 MB of memory, as the thesis' HP 9000/380 had (the kernel's
 buffer cache is a tenth of it; tpcb's account page cache is 1 MB).  For each
@@ -61,13 +59,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-TOP = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(TOP / "qemu"))
-sys.path.insert(0, str(TOP / "tests"))
-sys.path.insert(0, str(TOP / "bench"))
-import drivemodel  # noqa: E402
-from guest import Guest  # noqa: E402
-from raw_disk import pyplot  # noqa: E402
+from bench.raw_disk import TOP, pyplot
+from qemu import drivemodel
+from tests.guest import Guest
 
 MEM = 16
 # Thesis table 7-9: TPS and elapsed seconds (s.d. %) for 1,000 transactions.

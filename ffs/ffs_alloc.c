@@ -2,7 +2,8 @@
  * FFS allocation (4.4BSD ffs_alloc.c, without the rotational-position
  * tables).
  *
- * Policy (BSD-FS-NOTES 5.3): a file's inode goes in its directory's
+ * Policy (McKusick, Joy, Leffler and Fabry, "A Fast File System for UNIX",
+ * ACM TOCS 2(3) 1984, section 3.3): a file's inode goes in its directory's
  * cylinder group, a new directory in a group with many free inodes and
  * few directories; a file's first blocks go near its inode, later ones
  * in sections of fs_maxbpg blocks spread over the groups.  Within a
@@ -33,11 +34,49 @@ ffs_fserr(struct inode *ip, const char *msg)
 	printf("%s: %s\n", ip->i_ump->um_fspec, msg);
 }
 
+/* Does the run of frags fragments at bno touch a group's metadata? */
+static int
+ffs_inmeta(struct fs *fs, daddr_t bno, int frags)
+{
+	int c = dtog(fs, bno);
+
+	if (bno < fs->fs_csaddr + howmany(fs->fs_cssize, fs->fs_fsize) &&
+	    bno + frags > fs->fs_csaddr)
+		return 1;		/* the group summaries */
+	return bno < cgdmin(fs, c) && (c == 0 || bno + frags > cgsblock(fs, c));
+}
+
+/*
+ * Is bno, size bytes at a fragment address read from the disk (an inode's
+ * or an indirect block's pointer), not a place a file may own: outside
+ * the file system, across a block boundary, or on a group's superblock
+ * copy, group block, inodes or the summaries (fsck's chkrange and
+ * claimmeta)?  Reported once per inode; the caller answers EIO, so
+ * nothing indexes a group by it or writes over the metadata.
+ */
+int
+ffs_badblk(struct inode *ip, daddr_t bno, long size)
+{
+	struct fs *fs = ITOFS(ip);
+	int frags = numfrags(fs, size);
+
+	if (bno > 0 && bno + frags <= fs->fs_size &&
+	    fragnum(fs, bno) + frags <= fs->fs_frag &&
+	    !ffs_inmeta(fs, bno, frags))
+		return 0;
+	if (!(ip->i_flag & IN_DAMAGED)) {	/* once, not per call */
+		ip->i_flag |= IN_DAMAGED;
+		printf("%s: inode %u: block pointer %ld out of range\n",
+		    ip->i_ump->um_fspec, ip->i_number, (long)bno);
+	}
+	return 1;
+}
+
 /* The cylinder group block of group c, checked; EIO if it is damaged. */
 static int
 ffs_getcg(struct inode *ip, int c, struct buf **bpp, struct cg **cgpp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	const char *why;
 	int error;
 
@@ -61,7 +100,7 @@ static daddr_t
 ffs_hashalloc(struct inode *ip, int cg, daddr_t pref, int size,
     allocfcn_t allocator)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	daddr_t result;
 	int i, icg = cg;
 
@@ -126,8 +165,7 @@ ffs_mapsearch(struct fs *fs, struct cg *cgp, daddr_t bpref, int allocsiz)
 static daddr_t
 ffs_alloccgblk(struct inode *ip, struct cg *cgp, daddr_t bpref)
 {
-	struct fs *fs = ip->i_fs;
-	struct ufsmount *ump = ip->i_ump;
+	struct fs *fs = ITOFS(ip);
 	daddr_t bno;
 
 	if (bpref == 0 || dtog(fs, bpref) != cgp->cg_cgx)
@@ -142,7 +180,7 @@ ffs_alloccgblk(struct inode *ip, struct cg *cgp, daddr_t bpref)
 	ffs_clusteracct(fs, cgp, fragstoblks(fs, bno), -1);
 	cgp->cg_cs.cs_nbfree--;
 	fs->fs_cstotal.cs_nbfree--;
-	fs_cs(ump, cgp->cg_cgx).cs_nbfree--;
+	fs_cs(fs, cgp->cg_cgx).cs_nbfree--;
 	fs->fs_fmod = 1;
 	return cgbase(fs, cgp->cg_cgx) + bno;
 }
@@ -151,14 +189,13 @@ ffs_alloccgblk(struct inode *ip, struct cg *cgp, daddr_t bpref)
 static daddr_t
 ffs_alloccg(struct inode *ip, int cg, daddr_t bpref, int size)
 {
-	struct fs *fs = ip->i_fs;
-	struct ufsmount *ump = ip->i_ump;
+	struct fs *fs = ITOFS(ip);
 	int frags, allocsiz, i;
 	struct cg *cgp;
 	struct buf *bp;
 	daddr_t bno;
 
-	if (fs_cs(ump, cg).cs_nbfree == 0 && size == fs->fs_bsize)
+	if (fs_cs(fs, cg).cs_nbfree == 0 && size == fs->fs_bsize)
 		return 0;
 	if (ffs_getcg(ip, cg, &bp, &cgp) != 0)
 		return 0;
@@ -194,7 +231,7 @@ ffs_alloccg(struct inode *ip, int cg, daddr_t bpref, int size)
 		i = fs->fs_frag - frags;
 		cgp->cg_cs.cs_nffree += i;
 		fs->fs_cstotal.cs_nffree += i;
-		fs_cs(ump, cg).cs_nffree += i;
+		fs_cs(fs, cg).cs_nffree += i;
 		cgp->cg_frsum[i]++;
 		bdwrite(bp);
 		return bno;
@@ -209,7 +246,7 @@ ffs_alloccg(struct inode *ip, int cg, daddr_t bpref, int size)
 		clrbit(cg_blksfree(cgp), bno + i);
 	cgp->cg_cs.cs_nffree -= frags;
 	fs->fs_cstotal.cs_nffree -= frags;
-	fs_cs(ump, cg).cs_nffree -= frags;
+	fs_cs(fs, cg).cs_nffree -= frags;
 	fs->fs_fmod = 1;
 	cgp->cg_frsum[allocsiz]--;
 	if (frags != allocsiz)
@@ -223,17 +260,16 @@ int
 ffs_alloc(struct inode *ip, daddr_t lbn, daddr_t bpref, int size,
     struct ucred *cred, daddr_t *bnp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	daddr_t bno;
 	int cg;
 
-	(void)lbn;
 	*bnp = 0;
 	if (size == fs->fs_bsize && fs->fs_cstotal.cs_nbfree == 0)
 		goto nospace;
 	if (cred && cred->cr_uid != 0 && freespace(fs, fs->fs_minfree) <= 0)
 		goto nospace;
-	if (bpref >= fs->fs_size)
+	if (bpref < 0 || bpref >= fs->fs_size)
 		bpref = 0;
 	cg = bpref == 0 ? ino_to_cg(fs, ip->i_number) : dtog(fs, bpref);
 	bno = ffs_hashalloc(ip, cg, bpref, size, ffs_alloccg);
@@ -252,14 +288,13 @@ nospace:
 static daddr_t
 ffs_fragextend(struct inode *ip, int cg, daddr_t bprev, int osize, int nsize)
 {
-	struct fs *fs = ip->i_fs;
-	struct ufsmount *ump = ip->i_ump;
+	struct fs *fs = ITOFS(ip);
 	int frags = numfrags(fs, nsize), ofrags = numfrags(fs, osize), i;
 	struct cg *cgp;
 	struct buf *bp;
 	daddr_t bno;
 
-	if (fs_cs(ump, cg).cs_nffree < frags - ofrags)
+	if (fs_cs(fs, cg).cs_nffree < frags - ofrags)
 		return 0;
 	if (fragnum(fs, bprev) + frags > fs->fs_frag)
 		return 0;			/* would cross into the next block */
@@ -283,7 +318,7 @@ ffs_fragextend(struct inode *ip, int cg, daddr_t bprev, int osize, int nsize)
 		clrbit(cg_blksfree(cgp), bno + i);
 		cgp->cg_cs.cs_nffree--;
 		fs->fs_cstotal.cs_nffree--;
-		fs_cs(ump, cg).cs_nffree--;
+		fs_cs(fs, cg).cs_nffree--;
 	}
 	fs->fs_fmod = 1;
 	bdwrite(bp);
@@ -299,7 +334,7 @@ int
 ffs_realloccg(struct inode *ip, daddr_t lbprev, daddr_t bpref, int osize,
     int nsize, struct ucred *cred, struct buf **bpp, daddr_t *bnp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	daddr_t bprev = ip->i_db[lbprev], bno;
 	struct buf *bp;
 	int error, cg;
@@ -309,6 +344,8 @@ ffs_realloccg(struct inode *ip, daddr_t lbprev, daddr_t bpref, int osize,
 		goto nospace;
 	if (bprev == 0)
 		return EINVAL;
+	if (ffs_badblk(ip, bprev, osize))
+		return EIO;
 	if ((error = bread(ITOV(ip), lbprev, osize, &bp)) != 0) {
 		brelse(bp);
 		return error;
@@ -316,7 +353,7 @@ ffs_realloccg(struct inode *ip, daddr_t lbprev, daddr_t bpref, int osize,
 	cg = dtog(fs, bprev);
 	bno = ffs_fragextend(ip, cg, bprev, osize, nsize);
 	if (bno == 0) {
-		if (bpref >= fs->fs_size)
+		if (bpref < 0 || bpref >= fs->fs_size)
 			bpref = 0;
 		bno = ffs_hashalloc(ip, cg, bpref, nsize, ffs_alloccg);
 		if (bno == 0) {
@@ -347,35 +384,39 @@ nospace:
 daddr_t
 ffs_blkpref(struct inode *ip, daddr_t lbn, int indx, ufs_daddr_t *bap)
 {
-	struct fs *fs = ip->i_fs;
-	struct ufsmount *ump = ip->i_ump;
-	daddr_t nextblk;
+	struct fs *fs = ITOFS(ip);
+	daddr_t nextblk, prev = 0;
 	int cg, startcg, avgbfree;
 
-	if (indx % fs->fs_maxbpg == 0 || bap == NULL || bap[indx - 1] == 0) {
+	if (bap != NULL && indx > 0) {
+		prev = bap[indx - 1];
+		if (prev < 0 || prev >= fs->fs_size)
+			prev = 0;	/* damaged; not a group to index */
+	}
+	if (indx % fs->fs_maxbpg == 0 || bap == NULL || prev == 0) {
 		if (lbn < NDADDR || bap == NULL) {
 			cg = ino_to_cg(fs, ip->i_number);
 			return cgbase(fs, cg) + fs->fs_frag;
 		}
 		/* A new section: the next group with average free space. */
-		startcg = indx == 0 || bap[indx - 1] == 0 ?
+		startcg = prev == 0 ?
 		    ino_to_cg(fs, ip->i_number) + lbn / fs->fs_maxbpg :
-		    dtog(fs, bap[indx - 1]) + 1;
+		    dtog(fs, prev) + 1;
 		startcg %= fs->fs_ncg;
 		avgbfree = fs->fs_cstotal.cs_nbfree / fs->fs_ncg;
 		for (cg = startcg; cg < fs->fs_ncg; cg++)
-			if (fs_cs(ump, cg).cs_nbfree >= avgbfree) {
+			if (fs_cs(fs, cg).cs_nbfree >= avgbfree) {
 				fs->fs_cgrotor = cg;
 				return cgdmin(fs, cg);
 			}
 		for (cg = 0; cg <= startcg; cg++)
-			if (fs_cs(ump, cg).cs_nbfree >= avgbfree) {
+			if (fs_cs(fs, cg).cs_nbfree >= avgbfree) {
 				fs->fs_cgrotor = cg;
 				return cgdmin(fs, cg);
 			}
 		return 0;
 	}
-	nextblk = bap[indx - 1] + fs->fs_frag;
+	nextblk = prev + fs->fs_frag;
 	if (indx < fs->fs_maxcontig || bap[indx - fs->fs_maxcontig] +
 	    blkstofrags(fs, fs->fs_maxcontig) != nextblk)
 		return nextblk;
@@ -390,7 +431,7 @@ ffs_blkpref(struct inode *ip, daddr_t lbn, int indx, ufs_daddr_t *bap)
 void
 ffs_blkfree(struct inode *ip, daddr_t bno, long size)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct ufsmount *ump = ip->i_ump;
 	int cg = dtog(fs, bno), i, blk, frags;
 	struct cg *cgp;
@@ -398,7 +439,9 @@ ffs_blkfree(struct inode *ip, daddr_t bno, long size)
 	daddr_t bbase;
 
 	if (size > fs->fs_bsize || fragoff(fs, size) != 0 || size <= 0 ||
-	    bno < 0 || bno >= fs->fs_size) {
+	    bno < 0 || bno + numfrags(fs, size) > fs->fs_size ||
+	    fragnum(fs, bno) + numfrags(fs, size) > fs->fs_frag ||
+	    ffs_inmeta(fs, bno, numfrags(fs, size))) {
 		printf("%s: bad block %d (size %ld) freed, ino %u\n",
 		    ump->um_fspec, (int)bno, size, ip->i_number);
 		return;
@@ -419,7 +462,7 @@ ffs_blkfree(struct inode *ip, daddr_t bno, long size)
 		ffs_clusteracct(fs, cgp, fragstoblks(fs, bno), 1);
 		cgp->cg_cs.cs_nbfree++;
 		fs->fs_cstotal.cs_nbfree++;
-		fs_cs(ump, cg).cs_nbfree++;
+		fs_cs(fs, cg).cs_nbfree++;
 	} else {
 		bbase = bno - fragnum(fs, bno);
 		frags = numfrags(fs, size);
@@ -439,18 +482,18 @@ ffs_blkfree(struct inode *ip, daddr_t bno, long size)
 			setbit(cg_blksfree(cgp), bno + i);
 		cgp->cg_cs.cs_nffree += frags;
 		fs->fs_cstotal.cs_nffree += frags;
-		fs_cs(ump, cg).cs_nffree += frags;
+		fs_cs(fs, cg).cs_nffree += frags;
 		blk = blkmap(fs, cg_blksfree(cgp), bbase);
 		ffs_fragacct(fs, blk, cgp->cg_frsum, 1);
 		/* A block whose fragments are all free again is a free block. */
 		if (ffs_isblock(fs, cg_blksfree(cgp), fragstoblks(fs, bbase))) {
 			cgp->cg_cs.cs_nffree -= fs->fs_frag;
 			fs->fs_cstotal.cs_nffree -= fs->fs_frag;
-			fs_cs(ump, cg).cs_nffree -= fs->fs_frag;
+			fs_cs(fs, cg).cs_nffree -= fs->fs_frag;
 			ffs_clusteracct(fs, cgp, fragstoblks(fs, bbase), 1);
 			cgp->cg_cs.cs_nbfree++;
 			fs->fs_cstotal.cs_nbfree++;
-			fs_cs(ump, cg).cs_nbfree++;
+			fs_cs(fs, cg).cs_nbfree++;
 		}
 	}
 	fs->fs_fmod = 1;
@@ -460,13 +503,12 @@ ffs_blkfree(struct inode *ip, daddr_t bno, long size)
 static daddr_t
 ffs_nodealloccg(struct inode *ip, int cg, daddr_t ipref, int mode)
 {
-	struct fs *fs = ip->i_fs;
-	struct ufsmount *ump = ip->i_ump;
+	struct fs *fs = ITOFS(ip);
 	struct cg *cgp;
 	struct buf *bp;
 	int i;
 
-	if (fs_cs(ump, cg).cs_nifree == 0)
+	if (fs_cs(fs, cg).cs_nifree == 0)
 		return 0;
 	if (ffs_getcg(ip, cg, &bp, &cgp) != 0)
 		return 0;
@@ -496,11 +538,11 @@ gotit:
 	cgp->cg_irotor = ipref;
 	cgp->cg_cs.cs_nifree--;
 	fs->fs_cstotal.cs_nifree--;
-	fs_cs(ump, cg).cs_nifree--;
+	fs_cs(fs, cg).cs_nifree--;
 	if ((mode & IFMT) == IFDIR) {
 		cgp->cg_cs.cs_ndir++;
 		fs->fs_cstotal.cs_ndir++;
-		fs_cs(ump, cg).cs_ndir++;
+		fs_cs(fs, cg).cs_ndir++;
 	}
 	fs->fs_fmod = 1;
 	bdwrite(bp);
@@ -511,16 +553,15 @@ gotit:
 static ino_t
 ffs_dirpref(struct inode *pip)
 {
-	struct fs *fs = pip->i_fs;
-	struct ufsmount *ump = pip->i_ump;
+	struct fs *fs = ITOFS(pip);
 	int cg, mincg = 0, minndir = fs->fs_ipg;
 	int avgifree = fs->fs_cstotal.cs_nifree / fs->fs_ncg;
 
 	for (cg = 0; cg < fs->fs_ncg; cg++)
-		if (fs_cs(ump, cg).cs_ndir < minndir &&
-		    fs_cs(ump, cg).cs_nifree >= avgifree) {
+		if (fs_cs(fs, cg).cs_ndir < minndir &&
+		    fs_cs(fs, cg).cs_nifree >= avgifree) {
 			mincg = cg;
-			minndir = fs_cs(ump, cg).cs_ndir;
+			minndir = fs_cs(fs, cg).cs_ndir;
 		}
 	return (ino_t)fs->fs_ipg * mincg;
 }
@@ -529,12 +570,11 @@ int
 ffs_valloc(struct inode *pip, int mode, struct ucred *cred,
     struct vnode **vpp)
 {
-	struct fs *fs = pip->i_fs;
+	struct fs *fs = ITOFS(pip);
 	struct inode *ip;
 	ino_t ino, ipref;
 	int error;
 
-	(void)cred;
 	*vpp = NULL;
 	if (fs->fs_cstotal.cs_nifree == 0)
 		goto noinodes;
@@ -573,7 +613,7 @@ noinodes:
 int
 ffs_vfree(struct inode *pip, ino_t ino, int mode)
 {
-	struct fs *fs = pip->i_fs;
+	struct fs *fs = ITOFS(pip);
 	struct ufsmount *ump = pip->i_ump;
 	int cg = ino_to_cg(fs, ino);
 	struct cg *cgp;
@@ -599,11 +639,11 @@ ffs_vfree(struct inode *pip, ino_t ino, int mode)
 		cgp->cg_irotor = ino;
 	cgp->cg_cs.cs_nifree++;
 	fs->fs_cstotal.cs_nifree++;
-	fs_cs(ump, cg).cs_nifree++;
+	fs_cs(fs, cg).cs_nifree++;
 	if ((mode & IFMT) == IFDIR) {
 		cgp->cg_cs.cs_ndir--;
 		fs->fs_cstotal.cs_ndir--;
-		fs_cs(ump, cg).cs_ndir--;
+		fs_cs(fs, cg).cs_ndir--;
 	}
 	fs->fs_fmod = 1;
 	bdwrite(bp);

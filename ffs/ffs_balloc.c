@@ -7,7 +7,8 @@
  * grows past it, it first becomes a full block.  Beyond NDADDR the path
  * of indirect blocks (ufs_getlbns) is walked, allocating missing levels;
  * a new indirect block is written, zeroed, before the pointer to it, so
- * a crash never leaves a pointer to garbage.
+ * a crash never leaves a pointer to garbage.  A step that fails (the
+ * disk full at a deeper level) gives back the levels this call added.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -20,9 +21,9 @@
 static int
 ffs_newindir(struct inode *ip, daddr_t lbn, daddr_t nb)
 {
-	struct buf *bp = getblk(ITOV(ip), lbn, ip->i_fs->fs_bsize);
+	struct buf *bp = getblk(ITOV(ip), lbn, ITOFS(ip)->fs_bsize);
 
-	bp->b_blkno = fsbtodb(ip->i_fs, nb);
+	bp->b_blkno = fsbtodb(ITOFS(ip), nb);
 	clrbuf(bp);
 	return bwrite(bp);
 }
@@ -32,12 +33,14 @@ static int
 ffs_balloc_direct(struct inode *ip, daddr_t lbn, int size,
     struct ucred *cred, int flags, struct buf **bpp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct vnode *vp = ITOV(ip);
 	daddr_t nb = ip->i_db[lbn], newb;
 	struct buf *bp;
 	int error, osize, nsize;
 
+	if (nb != 0 && ffs_badblk(ip, nb, fs->fs_fsize))
+		return EIO;
 	if (nb != 0 && ip->i_size >= (u_int64_t)lblktosize(fs, lbn + 1)) {
 		/* A full block already. */
 		if ((error = bread(vp, lbn, fs->fs_bsize, &bp)) != 0) {
@@ -84,7 +87,71 @@ ffs_balloc_direct(struct inode *ip, daddr_t lbn, int size,
 	ip->i_db[lbn] = newb;
 	ip->i_flag |= IN_CHANGE | IN_UPDATE;
 	*bpp = bp;
-	(void)flags;
+	return 0;
+}
+
+/*
+ * What one ffs_balloc allocated on its way down the indirect levels: a
+ * later step that fails (the disk full at a deeper level or at the data
+ * block) gives it all back, or the file would keep indirect blocks past
+ * its end that only fsck finds.  The new blocks hang from one pointer,
+ * set first: in the inode or in an indirect block that already existed.
+ */
+struct balloc_undo {
+	int	nnew;			/* new indirect blocks, top down */
+	daddr_t	lbn[NIADDR];
+	daddr_t	nb[NIADDR];
+	int	link_in_inode;		/* the pointer to nb[0] is i_ib[...] */
+	daddr_t	link_lbn, link_blkno;	/* or in this indirect block */
+	int	link_off;		/* at this index */
+};
+
+static void
+ffs_balloc_undo(struct inode *ip, struct balloc_undo *u)
+{
+	struct fs *fs = ITOFS(ip);
+	struct buf *bp;
+	int i;
+
+	if (u->nnew == 0)
+		return;
+	if (u->link_in_inode)
+		ip->i_ib[u->link_off] = 0;
+	else if (ufs_getindir(ITOV(ip), u->link_lbn, u->link_blkno, &bp) == 0) {
+		((ufs_daddr_t *)bp->b_data)[u->link_off] = 0;
+		/* The pointer leaves the disk before its block is free. */
+		if (bwrite(bp) != 0)
+			return;
+	} else
+		return;		/* cannot clear it: lose the space, not the data */
+	for (i = 0; i < u->nnew; i++) {
+		ffs_dropbuf(getblk(ITOV(ip), u->lbn[i], fs->fs_bsize));
+		ffs_blkfree(ip, u->nb[i], fs->fs_bsize);
+		ip->i_blocks -= btodb(fs->fs_bsize);
+	}
+	ip->i_flag |= IN_CHANGE | IN_UPDATE;
+}
+
+/* A new indirect block at level i of the path, remembered for undo. */
+static int
+ffs_balloc_indir(struct inode *ip, struct indir *indirs, int i, daddr_t lbn,
+    daddr_t pref, struct ucred *cred, struct balloc_undo *u, daddr_t *nbp)
+{
+	struct fs *fs = ITOFS(ip);
+	daddr_t newb;
+	int error;
+
+	if ((error = ffs_alloc(ip, lbn, pref, fs->fs_bsize, cred, &newb)) != 0)
+		return error;
+	if ((error = ffs_newindir(ip, indirs[i].in_lbn, newb)) != 0) {
+		ffs_dropbuf(getblk(ITOV(ip), indirs[i].in_lbn, fs->fs_bsize));
+		ffs_blkfree(ip, newb, fs->fs_bsize);
+		ip->i_blocks -= btodb(fs->fs_bsize);
+		return error;
+	}
+	u->lbn[u->nnew] = indirs[i].in_lbn;
+	u->nb[u->nnew++] = newb;
+	*nbp = newb;
 	return 0;
 }
 
@@ -92,9 +159,10 @@ int
 ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
     int flags, struct buf **bpp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct vnode *vp = ITOV(ip);
 	struct indir indirs[NIADDR + 2];
+	struct balloc_undo undo = { 0 };
 	daddr_t nb, newb, pref = 0, lastlbn;
 	struct buf *bp, *nbp;
 	ufs_daddr_t *bap;
@@ -116,10 +184,7 @@ ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 			ip->i_size = lblktosize(fs, lastlbn + 1);
 			ip->i_db[lastlbn] = newb;
 			ip->i_flag |= IN_CHANGE | IN_UPDATE;
-			if (flags & B_SYNCIO)
-				bwrite(bp);
-			else
-				bawrite(bp);
+			bawrite(bp);
 		}
 	}
 	if (lbn < NDADDR)
@@ -129,26 +194,30 @@ ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 		return error;
 	--num;				/* indirs[num] holds the data pointer */
 	nb = ip->i_ib[indirs[0].in_off];
+	if (nb != 0 && ffs_badblk(ip, nb, fs->fs_bsize))
+		return EIO;
 	if (nb == 0) {
 		pref = ffs_blkpref(ip, lbn, 0, NULL);
-		if ((error = ffs_alloc(ip, lbn, pref, fs->fs_bsize, cred,
-		    &newb)) != 0)
+		error = ffs_balloc_indir(ip, indirs, 1, lbn, pref, cred, &undo,
+		    &nb);
+		if (error)
 			return error;
-		if ((error = ffs_newindir(ip, indirs[1].in_lbn, newb)) != 0) {
-			ffs_blkfree(ip, newb, fs->fs_bsize);
-			return error;
-		}
-		nb = newb;
-		ip->i_ib[indirs[0].in_off] = newb;
+		undo.link_in_inode = 1;
+		undo.link_off = indirs[0].in_off;
+		ip->i_ib[indirs[0].in_off] = nb;
 		ip->i_flag |= IN_CHANGE | IN_UPDATE;
 	}
 	/* Down the levels, allocating what is missing. */
 	for (i = 1;;) {
 		error = ufs_getindir(vp, indirs[i].in_lbn, fsbtodb(fs, nb), &bp);
 		if (error)
-			return error;
+			goto fail;
 		bap = (ufs_daddr_t *)bp->b_data;
 		nb = bap[indirs[i].in_off];
+		if (nb != 0 && ffs_badblk(ip, nb, fs->fs_bsize)) {
+			error = EIO;
+			goto failbuf;
+		}
 		if (i == num)
 			break;
 		i++;
@@ -158,40 +227,30 @@ ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 		}
 		if (pref == 0)
 			pref = ffs_blkpref(ip, lbn, 0, NULL);
-		if ((error = ffs_alloc(ip, lbn, pref, fs->fs_bsize, cred,
-		    &newb)) != 0) {
-			brelse(bp);
-			return error;
+		error = ffs_balloc_indir(ip, indirs, i, lbn, pref, cred, &undo,
+		    &nb);
+		if (error)
+			goto failbuf;
+		if (undo.nnew == 1) {
+			undo.link_lbn = indirs[i - 1].in_lbn;
+			undo.link_blkno = bp->b_blkno;
+			undo.link_off = indirs[i - 1].in_off;
 		}
-		if ((error = ffs_newindir(ip, indirs[i].in_lbn, newb)) != 0) {
-			ffs_blkfree(ip, newb, fs->fs_bsize);
-			brelse(bp);
-			return error;
-		}
-		nb = newb;
-		bap[indirs[i - 1].in_off] = newb;
-		if (flags & B_SYNCIO)
-			bwrite(bp);
-		else
-			bdwrite(bp);
+		bap[indirs[i - 1].in_off] = nb;
+		bdwrite(bp);
 	}
 	/* The data block. */
 	if (nb == 0) {
 		pref = ffs_blkpref(ip, lbn, indirs[i].in_off, bap);
 		if ((error = ffs_alloc(ip, lbn, pref, fs->fs_bsize, cred,
-		    &newb)) != 0) {
-			brelse(bp);
-			return error;
-		}
+		    &newb)) != 0)
+			goto failbuf;
 		nbp = getblk(vp, lbn, fs->fs_bsize);
 		nbp->b_blkno = fsbtodb(fs, newb);
 		if (flags & B_CLRBUF)
 			clrbuf(nbp);
 		bap[indirs[i].in_off] = newb;
-		if (flags & B_SYNCIO)
-			bwrite(bp);
-		else
-			bdwrite(bp);
+		bdwrite(bp);
 		*bpp = nbp;
 		return 0;
 	}
@@ -207,4 +266,10 @@ ffs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 	}
 	*bpp = nbp;
 	return 0;
+
+failbuf:
+	brelse(bp);
+fail:
+	ffs_balloc_undo(ip, &undo);
+	return error;
 }

@@ -12,8 +12,15 @@
 struct ucred;
 struct buf;
 
-/* Per-group summaries, read from fs_csaddr at mount. */
-#define fs_cs(ump, c)	((ump)->um_csp[c])
+/*
+ * The superblock of an inode's or a mount's file system.  In core, the
+ * per-group summaries (read from fs_csaddr at mount) follow it in the
+ * same allocation.
+ */
+#define ITOFS(ip)	((ip)->i_ump->um_fs)
+#define VFSTOFS(mp)	(VFSTOUFS(mp)->um_fs)
+#define fs_csp(fs)	((struct csum *)((fs) + 1))
+#define fs_cs(fs, c)	(fs_csp(fs)[c])
 
 /* Free fragments beyond the minfree reserve. */
 #define freespace(fs, percent) \
@@ -27,6 +34,7 @@ int	ffs_realloccg(struct inode *, daddr_t lbprev, daddr_t bpref,
 	    int osize, int nsize, struct ucred *, struct buf **, daddr_t *bnp);
 daddr_t	ffs_blkpref(struct inode *, daddr_t lbn, int indx, ufs_daddr_t *bap);
 void	ffs_blkfree(struct inode *, daddr_t bno, long size);
+int	ffs_badblk(struct inode *, daddr_t bno, long size);
 int	ffs_valloc(struct inode *pip, int mode, struct ucred *, struct vnode **);
 int	ffs_vfree(struct inode *pip, ino_t ino, int mode);
 
@@ -35,8 +43,9 @@ int	ffs_balloc(struct inode *, daddr_t lbn, int size, struct ucred *,
 	    int flags, struct buf **);
 
 /* ffs_inode.c */
+void	ffs_dropbuf(struct buf *);
 int	ffs_update(struct inode *, int waitfor);
-int	ffs_truncate(struct inode *, off_t length, int flags, struct ucred *);
+int	ffs_truncate(struct inode *, off_t length, struct ucred *);
 
 /* ffs_vfsops.c */
 int	ffs_vget(struct mount *, ino_t, struct vnode **);
@@ -45,7 +54,5 @@ int	ffs_sbupdate(struct ufsmount *, int waitfor);
 /* ffs_vnops.c */
 extern const struct vnodeops ffs_vnodeops;
 extern const struct ufs_ops ffs_ufsops;
-int	ffs_bwrite(struct buf *);
-int	ffs_blksize(struct inode *, daddr_t lbn);
 
 #endif

@@ -23,7 +23,7 @@
 int
 ffs_update(struct inode *ip, int waitfor)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct buf *bp;
 	int error;
 
@@ -56,7 +56,7 @@ static int
 ffs_indirtrunc(struct inode *ip, daddr_t lbn, daddr_t dbn, daddr_t lastbn,
     int level, long *countp)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct vnode *vp = ITOV(ip);
 	long factor = 1, blocksreleased = 0, blkcount;
 	daddr_t last = lastbn, nb, nlbn;
@@ -68,6 +68,10 @@ ffs_indirtrunc(struct inode *ip, daddr_t lbn, daddr_t dbn, daddr_t lastbn,
 		factor *= NINDIR(fs);
 	if (lastbn > 0)
 		last /= factor;
+	if (ffs_badblk(ip, dbn, fs->fs_bsize)) {
+		*countp = 0;
+		return EIO;
+	}
 	if ((error = ufs_getindir(vp, lbn, fsbtodb(fs, dbn), &bp)) != 0) {
 		*countp = 0;
 		return error;
@@ -115,7 +119,8 @@ ffs_indirtrunc(struct inode *ip, daddr_t lbn, daddr_t dbn, daddr_t lastbn,
 	return allerror;
 }
 
-static void
+/* Forget a cached block of a file: it is being freed, never to be written. */
+void
 ffs_dropbuf(struct buf *bp)
 {
 	bp->b_flags |= B_INVAL;
@@ -132,9 +137,9 @@ ffs_truncbuf(struct vnode *vp, daddr_t lastblock)
 }
 
 int
-ffs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
+ffs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 {
-	struct fs *fs = ip->i_fs;
+	struct fs *fs = ITOFS(ip);
 	struct vnode *vp = ITOV(ip);
 	ufs_daddr_t oldblks[NDADDR + NIADDR];
 	daddr_t lastblock, lastiblock[NIADDR], indir_lbn[NIADDR], lbn, bn;
@@ -143,7 +148,7 @@ ffs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 	off_t osize = ip->i_size;
 	struct buf *bp;
 
-	(void)flags;
+	KASSERT(VOP_ISLOCKED(vp));
 	if (length < 0)
 		return EINVAL;
 	if (vp->v_type == VLNK && osize < (off_t)ip->i_ump->um_maxsymlinklen &&
@@ -158,8 +163,12 @@ ffs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 		lbn = lblkno(fs, length - 1);
 		offset = blkoff(fs, length - 1) + 1;
 		error = ffs_balloc(ip, lbn, offset, cred, B_CLRBUF, &bp);
-		if (error)
+		if (error) {
+			/* balloc may have grown a last fragment first. */
+			if ((off_t)ip->i_size != osize)
+				ffs_truncate(ip, osize, cred);
 			return error;
+		}
 		ip->i_size = length;
 		bdwrite(bp);
 		ip->i_flag |= IN_CHANGE | IN_UPDATE;
@@ -202,17 +211,25 @@ ffs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 
 	for (level = TRIPLE; level >= SINGLE; level--) {
 		bn = oldblks[NDADDR + level];
-		if (bn == 0)
-			continue;
-		error = ffs_indirtrunc(ip, indir_lbn[level], bn,
-		    lastiblock[level], level, &count);
-		if (error)
-			allerror = error;
-		blocksreleased += count;
-		if (lastiblock[level] < 0) {
-			ffs_blkfree(ip, bn, fs->fs_bsize);
-			blocksreleased += btodb(fs->fs_bsize);
+		if (bn != 0) {
+			error = ffs_indirtrunc(ip, indir_lbn[level], bn,
+			    lastiblock[level], level, &count);
+			if (error)
+				allerror = error;
+			blocksreleased += count;
+			if (lastiblock[level] < 0) {
+				ffs_blkfree(ip, bn, fs->fs_bsize);
+				blocksreleased += btodb(fs->fs_bsize);
+			}
 		}
+		/*
+		 * The first level that keeps anything is the last one to
+		 * shorten: the levels below it and the direct blocks stay
+		 * whole (their lastiblock is an index past the end of an
+		 * indirect block).
+		 */
+		if (lastiblock[level] >= 0)
+			goto done;
 	}
 	for (i = NDADDR - 1; i > lastblock; i--) {
 		if ((bn = oldblks[i]) == 0)
@@ -233,6 +250,7 @@ ffs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 			blocksreleased += btodb(oldspace - newspace);
 		}
 	}
+done:
 	ip->i_blocks -= blocksreleased;
 	if (ip->i_blocks < 0)
 		ip->i_blocks = 0;

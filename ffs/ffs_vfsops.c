@@ -38,16 +38,18 @@ ffs_mount(struct mount *mp, const char *path, void *data)
 	dev = devvp->v_rdev;
 	if ((error = bread(devvp, SBLOCK, SBSIZE, &bp)) != 0)
 		goto out;
-	fs = malloc(sizeof(*fs), M_WAITOK);
-	memcpy(fs, bp->b_data, sizeof(*fs));
-	bp->b_flags |= B_INVAL | B_AGE;	/* re-read through cg code paths */
-	brelse(bp);
-	bp = NULL;
-	if ((why = ffs_sbcheck(fs)) != NULL) {
+	if ((why = ffs_sbcheck((struct fs *)bp->b_data)) != NULL) {
 		printf("ffs_mount: %s: bad superblock: %s\n", fspec, why);
 		error = EINVAL;
 		goto out;
 	}
+	/* In core, the group summaries follow the superblock (fs_csp). */
+	fs = malloc(sizeof(*fs) + ((struct fs *)bp->b_data)->fs_cssize,
+	    M_WAITOK);
+	memcpy(fs, bp->b_data, sizeof(*fs));
+	bp->b_flags |= B_INVAL | B_AGE;	/* re-read through cg code paths */
+	brelse(bp);
+	bp = NULL;
 	psize = bdevsw[major(dev)].d_psize(dev);
 	if (psize > 0 && fsbtodb(fs, (int64_t)fs->fs_size) > psize) {
 		printf("ffs_mount: %s: file system (%d sectors) is larger "
@@ -57,14 +59,13 @@ ffs_mount(struct mount *mp, const char *path, void *data)
 		goto out;
 	}
 	ump = malloc(sizeof(*ump), M_WAITOK | M_ZERO);
-	ump->um_csp = malloc(fs->fs_cssize, M_WAITOK);
 	for (i = 0; i < fs->fs_cssize; i += fs->fs_bsize) {
 		size = MIN(fs->fs_bsize, fs->fs_cssize - i);
 		error = bread(devvp, fsbtodb(fs, fs->fs_csaddr +
 		    numfrags(fs, i)), fragroundup(fs, size), &bp);
 		if (error)
 			goto out;
-		memcpy((char *)ump->um_csp + i, bp->b_data, size);
+		memcpy((char *)fs_csp(fs) + i, bp->b_data, size);
 		brelse(bp);
 		bp = NULL;
 	}
@@ -73,16 +74,14 @@ ffs_mount(struct mount *mp, const char *path, void *data)
 	ump->um_devvp = devvp;
 	ump->um_fs = fs;
 	ump->um_ops = &ffs_ufsops;
-	ump->um_specops = &ufs_specops;
 	ump->um_nindir = NINDIR(fs);
 	ump->um_bptrtodb = fs->fs_fsbtodb;
 	ump->um_seqinc = fs->fs_frag;
 	ump->um_bsize = fs->fs_bsize;
 	ump->um_bshift = fs->fs_bshift;
-	ump->um_asyncfull = 1;
-	ump->um_blksize = ffs_blksize;
 	ump->um_maxsymlinklen = fs->fs_maxsymlinklen;
 	ump->um_maxfilesize = fs->fs_maxfilesize;
+	ump->um_nbptr = fs->fs_size;
 	strlcpy(ump->um_fspec, fspec, sizeof(ump->um_fspec));
 	mp->mnt_data = ump;
 	mp->mnt_stat.f_fsid.val[0] = dev;
@@ -90,7 +89,7 @@ ffs_mount(struct mount *mp, const char *path, void *data)
 	strlcpy(mp->mnt_stat.f_mntfromname, fspec, MNAMELEN);
 	if (fs->fs_flags & FS_EFS) {
 		/* EFS is this code with clustered reads and writes. */
-		mp->mnt_flag |= MNT_CLUSTERREAD | MNT_CLUSTERWRITE;
+		mp->mnt_flag |= MNT_CLUSTERWRITE;	/* vflushbuf pushes clusters */
 		strlcpy(mp->mnt_stat.f_fstypename, "efs", MFSNAMELEN);
 	}
 	strlcpy(fs->fs_fsmnt, path, sizeof(fs->fs_fsmnt));
@@ -108,10 +107,7 @@ ffs_mount(struct mount *mp, const char *path, void *data)
 out:
 	if (bp)
 		brelse(bp);
-	if (ump) {
-		free(ump->um_csp);
-		free(ump);
-	}
+	free(ump);
 	free(fs);
 	mp->mnt_data = NULL;
 	ufs_closedev(devvp, ronly, 0);
@@ -141,7 +137,7 @@ ffs_sbupdate(struct ufsmount *ump, int waitfor)
 		bp = getblk(ump->um_devvp, fsbtodb(fs, fs->fs_csaddr +
 		    numfrags(fs, i)), fragroundup(fs, size));
 		memset(bp->b_data, 0, bp->b_bcount);
-		memcpy(bp->b_data, (char *)ump->um_csp + i, size);
+		memcpy(bp->b_data, (char *)fs_csp(fs) + i, size);
 		if (waitfor) {
 			if ((e = bwrite(bp)) != 0)
 				error = e;
@@ -196,7 +192,6 @@ ffs_unmount(struct mount *mp, int flags)
 		ffs_sbupdate(ump, 1);
 	}
 	ufs_closedev(ump->um_devvp, fs->fs_ronly, 1);
-	free(ump->um_csp);
 	free(fs);
 	free(ump);
 	mp->mnt_data = NULL;
@@ -212,7 +207,7 @@ ffs_root(struct mount *mp, struct vnode **vpp)
 static int
 ffs_statfs(struct mount *mp, struct statfs *sbp)
 {
-	struct fs *fs = VFSTOUFS(mp)->um_fs;
+	struct fs *fs = VFSTOFS(mp);
 	long reserve = (int64_t)fs->fs_dsize * fs->fs_minfree / 100;
 
 	sbp->f_type = 1;
@@ -247,7 +242,7 @@ ffs_readdin(struct ufsmount *ump, ino_t ino, struct dinode *dp)
 int
 ffs_vget(struct mount *mp, ino_t ino, struct vnode **vpp)
 {
-	struct fs *fs = VFSTOUFS(mp)->um_fs;
+	struct fs *fs = VFSTOFS(mp);
 
 	if (ino < ROOTINO || ino >= (ino_t)(fs->fs_ncg * fs->fs_ipg)) {
 		*vpp = NULL;

@@ -1,6 +1,7 @@
 /*
  * The FFS vnode operation tables: the shared UFS operations, FFS's
- * fsync, and the table 6-8 operations that plug FFS into UFS.
+ * fsync, and the table 6-8 operations that plug FFS (and EFS, which is
+ * FFS with clustered reads and writes) into UFS.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -8,25 +9,61 @@
 #include "kern/buf.h"
 #include "ffs/ffs_extern.h"
 #include "ufs/ufs_extern.h"
+#include <sys/stat.h>
 
-/* FFS writes its metadata (directories) synchronously, as 4.4BSD. */
-int
-ffs_bwrite(struct buf *bp)
+/*
+ * blkatoff: the block holding byte offset of a file, in the size FFS
+ * gave it (a file's short last block is a run of fragments).  Regular
+ * files read ahead: EFS through cluster_read's adaptive window, FFS one
+ * block.
+ */
+static int
+ffs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
 {
-	return bwrite(bp);
+	struct fs *fs = ITOFS(ip);
+	struct vnode *vp = ITOV(ip);
+	daddr_t lbn = lblkno(fs, offset);
+	int size = blksize(fs, ip->i_size, lbn), error;
+
+	if (vp->v_type != VREG)
+		error = bread(vp, lbn, size, bpp);
+	else if ((fs->fs_flags & FS_EFS) && size == fs->fs_bsize)
+		error = cluster_read(vp, ip->i_size, lbn, size, bpp);
+	else if (lblktosize(fs, lbn + 1) < (off_t)ip->i_size)
+		error = breada(vp, lbn, size, lbn + 1,
+		    blksize(fs, ip->i_size, lbn + 1), bpp);
+	else
+		error = bread(vp, lbn, size, bpp);
+	return ufs_blkatoff_end(ip, offset, error, res, bpp);
 }
 
+/*
+ * bwrite: FFS writes directories (and O_SYNC data) at once and waits, the
+ * order 4.4BSD keeps its metadata in; a data block the write filled
+ * starts at once (EFS: joins the cluster being gathered); a partly
+ * written one waits in the cache for the rest.
+ */
 static int
-ffs_bdwrite(struct buf *bp)
+ffs_bwrite(struct inode *ip, struct buf *bp, int how)
 {
-	bdwrite(bp);
+	if (how == UFS_WSYNC)
+		return bwrite(bp);
+	if (how == UFS_WFULL && (ITOFS(ip)->fs_flags & FS_EFS))
+		cluster_write(bp, ip->i_size);
+	else if (how == UFS_WFULL)
+		bawrite(bp);
+	else
+		bdwrite(bp);
 	return 0;
 }
 
-int
-ffs_blksize(struct inode *ip, daddr_t lbn)
+/* Transaction protection is BSD-LFS's (thesis 5.2): not here. */
+static int
+ffs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
 {
-	return blksize(ip->i_fs, ip->i_size, lbn);
+	if (va->va_flags != (u_int32_t)VNOVAL && (va->va_flags & UF_TXN))
+		return EOPNOTSUPP;
+	return ufs_setattr(vp, va, cred);
 }
 
 static int
@@ -37,13 +74,12 @@ ffs_fsync(struct vnode *vp, int waitfor)
 }
 
 const struct ufs_ops ffs_ufsops = {
-	.uo_blkatoff = ufs_blkatoff,
+	.uo_blkatoff = ffs_blkatoff,
 	.uo_valloc = ffs_valloc,
 	.uo_vfree = ffs_vfree,
 	.uo_truncate = ffs_truncate,
 	.uo_update = ffs_update,
 	.uo_bwrite = ffs_bwrite,
-	.uo_bdwrite = ffs_bdwrite,
 	.uo_vget = ffs_vget,
 	.uo_balloc = ffs_balloc,
 };
@@ -57,7 +93,7 @@ const struct vnodeops ffs_vnodeops = {
 	.vop_close = ufs_close,
 	.vop_access = ufs_access,
 	.vop_getattr = ufs_getattr,
-	.vop_setattr = ufs_setattr,
+	.vop_setattr = ffs_setattr,
 	.vop_read = ufs_read,
 	.vop_write = ufs_write,
 	.vop_ioctl = ufs_ioctl,

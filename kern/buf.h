@@ -65,6 +65,8 @@ struct buf {
 #define B_SYNC		0x02000000	/* synchronous I/O (for counters) */
 #define B_RAW		0x04000000	/* raw device I/O (physio) */
 #define B_GATHERED	0x08000000	/* LFS: taken by the segment writer */
+#define B_TXN		0x10000000	/* LFS: a running transaction's dirty
+					 * page, kept until it commits */
 #define B_WRITE		0x00000000
 
 #define QUEUE_NONE	(-1)
@@ -106,7 +108,6 @@ void	bremfree(struct buf *);
 void	bgetvp(struct vnode *, struct buf *);
 void	brelvp(struct buf *);
 void	reassignbuf(struct buf *, struct vnode *);
-int	vfs_bufstats(void *uaddr);
 
 /* the device queue, sorted for the elevator (4.4BSD disksort) */
 struct buf_queue {

@@ -4,13 +4,8 @@
 #include "kern/systm.h"
 #include "kern/conf.h"
 #include "kern/uio.h"
+#include "kern/tty.h"
 #include "kern/dev/sd.h"
-
-int	cnopen(dev_t, int, int);
-int	cnclose(dev_t, int, int);
-int	cnread(dev_t, struct uio *, int);
-int	cnwrite(dev_t, struct uio *, int);
-int	cnioctl(dev_t, u_long, caddr_t, int);
 
 int
 enodev(void)
@@ -30,7 +25,6 @@ nullop(void)
 static int
 mmopen(dev_t dev, int flags, int fmt)
 {
-	(void)flags, (void)fmt;
 	return minor(dev) == MEM_NULL || minor(dev) == MEM_ZERO ? 0 : ENXIO;
 }
 
@@ -40,7 +34,6 @@ mmrw(dev_t dev, struct uio *uio, int ioflag)
 	static char zeros[512];
 	int error = 0;
 
-	(void)ioflag;
 	if (uio->uio_rw == UIO_WRITE) {		/* both discard writes */
 		uio->uio_offset += uio->uio_resid;
 		uio->uio_iov->iov_len = 0;
@@ -58,7 +51,6 @@ mmrw(dev_t dev, struct uio *uio, int ioflag)
 static int
 ttyopen(dev_t dev, int flags, int fmt)
 {
-	(void)dev;
 	return cnopen(makedev(CONS_MAJOR, 0), flags, fmt);
 }
 

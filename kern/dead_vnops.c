@@ -25,7 +25,6 @@ dead_ok(void)
 static int
 dead_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 {
-	(void)vp, (void)uio, (void)ioflag, (void)cred;
 	return 0;			/* end of file */
 }
 

@@ -10,11 +10,14 @@
 #define SELFMAG		4
 #define EI_CLASS	4
 #define EI_DATA		5
+#define EI_OSABI	7		/* 3: GNU/Linux (compat/linux) */
 #define ELFCLASS32	1
 #define ELFDATA2LSB	1
 #define ET_EXEC		2
 #define EM_386		3
 #define PT_LOAD		1
+#define PT_NOTE		4
+#define PT_PHDR		6
 #define PF_X		1
 #define PF_W		2
 #define PF_R		4

@@ -35,10 +35,6 @@ int cold = 1;
 u_int32_t physmem;
 char kargs[256];
 
-void	comattach(void);
-int	kern_execve(struct proc *, const char *, int, char **, char **);
-void	update_daemon(void *);
-
 /* The value of "name=value" on the kernel command line, or NULL. */
 const char *
 getkarg(const char *name)
@@ -96,7 +92,7 @@ multiboot(u_int32_t magic, u_int32_t mbi_pa)
  * user process by exec'ing /sbin/init, and leaves the kernel through
  * trapret with the trap frame exec filled in.
  */
-void
+static void
 start_init(void *arg)
 {
 	static char *argv[] = { "init", NULL };
@@ -104,7 +100,6 @@ start_init(void *arg)
 	struct proc *p = curproc;
 	int error;
 
-	(void)arg;
 	if ((error = vfs_mountroot()) != 0) {
 		printf("cannot mount root (error %d); halting\n", error);
 		kern_reboot(RB_HALT | RB_NOSYNC);

@@ -117,7 +117,6 @@ sys_close(struct proc *p, struct close_args *uap, int *retval)
 	struct file *fp;
 	int error;
 
-	(void)retval;
 	if ((error = getfile(p, uap->fd, &fp)) != 0)
 		return error;
 	p->p_fd[uap->fd] = NULL;
@@ -211,7 +210,6 @@ sys_fstat(struct proc *p, struct fstat_args *uap, int *retval)
 	struct stat sb;
 	int error;
 
-	(void)retval;
 	if ((error = getfile(p, uap->fd, &fp)) != 0)
 		return error;
 	memset(&sb, 0, sizeof(sb));

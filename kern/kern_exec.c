@@ -10,7 +10,9 @@
  * with the file name as an argument (one level only).
  *
  * The new stack, from the top: the strings, then (growing down) envp[]
- * and argv[] pointer arrays with NULL ends, and argc at %esp.
+ * and argv[] pointer arrays with NULL ends, and argc at %esp.  A Linux
+ * program (compat/linux) also gets 16 random bytes under the strings and
+ * the auxiliary vector after envp's NULL.
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -24,6 +26,8 @@
 #include "kern/i386/cpu.h"
 #include "kern/i386/pmap.h"
 #include "kern/exec_elf.h"
+#include "kern/i386/machdep.h"
+#include "compat/linux/linux.h"
 #include <sys/stat.h>
 
 struct execargs {
@@ -104,9 +108,14 @@ load_segment(struct pmap *pm, struct vnode *vp, Elf32_Phdr *ph)
 	return 0;
 }
 
-/* Check the ELF header and load every PT_LOAD segment. */
+/*
+ * Check the ELF header and load every PT_LOAD segment.  *phdr: where the
+ * program headers are in memory (PT_PHDR, or inside the segment that
+ * loads them), for a Linux program's AT_PHDR.
+ */
 static int
-load_elf(struct pmap *pm, struct vnode *vp, Elf32_Ehdr *eh, u_int32_t *brk)
+load_elf(struct pmap *pm, struct vnode *vp, Elf32_Ehdr *eh, u_int32_t *brk,
+    u_int32_t *phdr)
 {
 	Elf32_Phdr ph;
 	int i, error;
@@ -116,15 +125,20 @@ load_elf(struct pmap *pm, struct vnode *vp, Elf32_Ehdr *eh, u_int32_t *brk)
 	    eh->e_machine != EM_386 || eh->e_phentsize != sizeof(ph) ||
 	    eh->e_phnum == 0 || eh->e_phnum > 16)
 		return ENOEXEC;
-	*brk = 0;
+	*brk = *phdr = 0;
 	for (i = 0; i < eh->e_phnum; i++) {
 		error = vn_rdwr(UIO_READ, vp, &ph, sizeof(ph),
 		    eh->e_phoff + i * sizeof(ph), UIO_SYSSPACE, 0,
 		    &curproc->p_cred, NULL);
 		if (error)
 			return ENOEXEC;
+		if (ph.p_type == PT_PHDR)
+			*phdr = ph.p_vaddr;
 		if (ph.p_type != PT_LOAD)
 			continue;
+		if (*phdr == 0 && ph.p_offset <= eh->e_phoff &&
+		    eh->e_phoff < ph.p_offset + ph.p_filesz)
+			*phdr = ph.p_vaddr + (eh->e_phoff - ph.p_offset);
 		if (ph.p_vaddr < USRTEXT || ph.p_filesz > ph.p_memsz ||
 		    ph.p_vaddr + ph.p_memsz < ph.p_vaddr ||
 		    ph.p_vaddr + ph.p_memsz > USRSTACK - MAXSSIZ)
@@ -140,20 +154,31 @@ load_elf(struct pmap *pm, struct vnode *vp, Elf32_Ehdr *eh, u_int32_t *brk)
 	return 0;
 }
 
-/* Lay out argc, argv, envp and the strings; returns the new %esp. */
+/*
+ * Lay out argc, argv, envp and the strings (and for a Linux image, lx,
+ * its random bytes and auxiliary vector); returns the new %esp.
+ */
 static int
-setup_stack(struct pmap *pm, struct execargs *ea, u_int32_t *spp)
+setup_stack(struct pmap *pm, struct execargs *ea,
+    const struct linux_image *lx, u_int32_t *spp)
 {
-	int nptr = 1 + ea->argc + 1 + ea->envc + 1, i, error;
-	u_int32_t strbase, sp, va, *words;
+	int nptr = 1 + ea->argc + 1 + ea->envc + 1, naux = 0, i, error;
+	u_int32_t strbase, rndbase, sp, va, *words;
+	u_int32_t aux[LINUX_AUXV_WORDS + 2];
+	u_int8_t rnd[LINUX_RANDOM_BYTES];
 	char *s;
 
 	strbase = (USRSTACK - ea->len) & ~3u;
-	sp = (strbase - nptr * 4) & ~15u;
+	rndbase = strbase;
+	if (lx != NULL) {
+		rndbase = (strbase - sizeof(rnd)) & ~15u;
+		naux = linux_auxv(lx, rndbase, strbase, aux);
+	}
+	sp = (rndbase - (nptr + naux) * 4) & ~15u;
 	for (va = trunc_page(sp); va < USRSTACK; va += PAGE_SIZE)
 		if ((error = pmap_enter(pm, va, 1)) != 0)
 			return error;
-	words = malloc(nptr * 4, M_WAITOK);
+	words = malloc((nptr + naux) * 4, M_WAITOK);
 	words[0] = ea->argc;
 	s = ea->buf;
 	for (i = 0; i < ea->argc + ea->envc; i++) {
@@ -164,8 +189,13 @@ setup_stack(struct pmap *pm, struct execargs *ea, u_int32_t *spp)
 	}
 	words[1 + ea->argc] = 0;
 	words[nptr - 1] = 0;
-	pmap_copyout(pm, sp, words, nptr * 4);
+	memcpy(words + nptr, aux, naux * 4);
+	pmap_copyout(pm, sp, words, (nptr + naux) * 4);
 	pmap_copyout(pm, strbase, ea->buf, ea->len);
+	if (lx != NULL) {
+		linux_random(rnd, sizeof(rnd));
+		pmap_copyout(pm, rndbase, rnd, sizeof(rnd));
+	}
 	free(words);
 	*spp = sp;
 	return 0;
@@ -243,8 +273,9 @@ kern_execve(struct proc *p, const char *path, int seg, char **argp,
 	struct vnode *vp;
 	struct pmap *pm = NULL, *old;
 	struct vattr va;
+	struct linux_image lx;
 	u_int32_t brk, sp;
-	int error, hdrlen, skip = 0;
+	int error, hdrlen, skip = 0, is_linux;
 
 	error = exec_lookup(nd, path, seg, &vp, hdr, &hdrlen, &va);
 	if (error)
@@ -289,8 +320,13 @@ kern_execve(struct proc *p, const char *path, int seg, char **argp,
 		error = ENOMEM;
 		goto bad;
 	}
-	if ((error = load_elf(pm, vp, (Elf32_Ehdr *)hdr, &brk)) != 0 ||
-	    (error = setup_stack(pm, &ea, &sp)) != 0)
+	if ((error = load_elf(pm, vp, (Elf32_Ehdr *)hdr, &brk, &lx.phdr)) != 0)
+		goto bad;
+	/* compat/linux: a Linux program gets Linux's stack and system calls */
+	is_linux = linux_elf_probe(vp, hdr);
+	lx.entry = ((Elf32_Ehdr *)hdr)->e_entry;
+	lx.phnum = ((Elf32_Ehdr *)hdr)->e_phnum;
+	if ((error = setup_stack(pm, &ea, is_linux ? &lx : NULL, &sp)) != 0)
 		goto bad;
 
 	/* The point of no return: the old image goes away. */
@@ -299,6 +335,9 @@ kern_execve(struct proc *p, const char *path, int seg, char **argp,
 	pmap_activate(pm);
 	pmap_destroy(old);
 	p->p_brkbase = p->p_brk = brk;
+	p->p_emul = is_linux ? EMUL_LINUX : EMUL_NATIVE;
+	linux_exec_reset(p);
+	fpu_clean(p->p_fpu);
 	name = interp ? interp : nd->ni_pnbuf;
 	if (strchr(name, '/'))
 		while (strchr(name, '/'))
@@ -339,6 +378,5 @@ out:
 int
 sys_execve(struct proc *p, struct execve_args *uap, int *retval)
 {
-	(void)retval;
 	return kern_execve(p, uap->path, UIO_USERSPACE, uap->argp, uap->envp);
 }

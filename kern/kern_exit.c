@@ -57,6 +57,7 @@ exit1(struct proc *p, int status)
 		panic("init died (status 0x%x)", status);
 	p->p_flag |= P_WEXIT;
 	p->p_sigmask = ~0u;
+	txn_exit(p);			/* a transaction left running aborts */
 	fdfree(p);
 	if (p->p_cdir)
 		vrele(p->p_cdir);
@@ -88,7 +89,6 @@ exit1(struct proc *p, int status)
 int
 sys_exit(struct proc *p, struct exit_args *uap, int *retval)
 {
-	(void)retval;
 	exit1(p, W_EXITCODE(uap->rval & 0xff, 0));
 }
 

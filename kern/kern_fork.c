@@ -8,6 +8,7 @@
 #include "kern/proc.h"
 #include "kern/file.h"
 #include "kern/vnode.h"
+#include "kern/syscallargs.h"
 #include "kern/i386/cpu.h"
 #include "kern/i386/machdep.h"
 #include "kern/i386/pmap.h"
@@ -19,7 +20,6 @@ sys_fork(struct proc *p, void *uap, int *retval)
 	struct trapframe *tf;
 	struct context *ctx;
 
-	(void)uap;
 	if ((c = proc_alloc()) == NULL)
 		return EAGAIN;
 	if ((c->p_pmap = pmap_create()) == NULL ||
@@ -48,6 +48,11 @@ sys_fork(struct proc *p, void *uap, int *retval)
 	c->p_umask = p->p_umask;
 	c->p_brkbase = p->p_brkbase;
 	c->p_brk = p->p_brk;
+	c->p_emul = p->p_emul;
+	c->p_tls[0] = p->p_tls[0];
+	c->p_tls[1] = p->p_tls[1];
+	c->p_mmaplow = p->p_mmaplow;
+	memcpy(c->p_fpu, p->p_fpu, sizeof(c->p_fpu));
 	c->p_sigmask = p->p_sigmask;
 	memcpy(c->p_sigacts, p->p_sigacts, sizeof(c->p_sigacts));
 	fdcopy(c, p);

@@ -48,6 +48,7 @@ proc_alloc(void)
 		return NULL;
 	memset((char *)p + sizeof(p->p_stat), 0,
 	    sizeof(*p) - sizeof(p->p_stat));
+	fpu_clean(p->p_fpu);
 	p->p_kstack = page_alloc(KSTACK_SIZE / PAGE_SIZE, M_NOWAIT);
 	if (p->p_kstack == NULL) {
 		p->p_stat = SFREE;
@@ -118,7 +119,6 @@ sys_getproc(struct proc *p, struct getproc_args *uap, int *retval)
 	struct kinfo_proc kp;
 	int i, n = 0, error;
 
-	(void)p;
 	if (uap->count < 0)
 		return EINVAL;
 	for (i = 0; i < NPROC; i++) {

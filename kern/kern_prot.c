@@ -11,7 +11,6 @@
 int
 sys_getpid(struct proc *p, void *uap, int *retval)
 {
-	(void)uap;
 	retval[0] = p->p_pid;
 	retval[1] = p->p_pptr ? p->p_pptr->p_pid : 0;
 	return 0;
@@ -20,7 +19,6 @@ sys_getpid(struct proc *p, void *uap, int *retval)
 int
 sys_getppid(struct proc *p, void *uap, int *retval)
 {
-	(void)uap;
 	retval[0] = p->p_pptr ? p->p_pptr->p_pid : 0;
 	return 0;
 }
@@ -28,7 +26,6 @@ sys_getppid(struct proc *p, void *uap, int *retval)
 int
 sys_getuid(struct proc *p, void *uap, int *retval)
 {
-	(void)uap;
 	retval[0] = p->p_cred.cr_ruid;
 	retval[1] = p->p_cred.cr_uid;
 	return 0;
@@ -37,7 +34,6 @@ sys_getuid(struct proc *p, void *uap, int *retval)
 int
 sys_geteuid(struct proc *p, void *uap, int *retval)
 {
-	(void)uap;
 	retval[0] = p->p_cred.cr_uid;
 	return 0;
 }
@@ -45,7 +41,6 @@ sys_geteuid(struct proc *p, void *uap, int *retval)
 int
 sys_getgid(struct proc *p, void *uap, int *retval)
 {
-	(void)uap;
 	retval[0] = p->p_cred.cr_rgid;
 	retval[1] = p->p_cred.cr_gid;
 	return 0;
@@ -54,7 +49,6 @@ sys_getgid(struct proc *p, void *uap, int *retval)
 int
 sys_getegid(struct proc *p, void *uap, int *retval)
 {
-	(void)uap;
 	retval[0] = p->p_cred.cr_gid;
 	return 0;
 }
@@ -62,7 +56,6 @@ sys_getegid(struct proc *p, void *uap, int *retval)
 int
 sys_setuid(struct proc *p, struct setuid_args *uap, int *retval)
 {
-	(void)retval;
 	if (uap->uid != p->p_cred.cr_ruid && suser(p))
 		return EPERM;
 	p->p_cred.cr_uid = p->p_cred.cr_ruid = uap->uid;
@@ -70,19 +63,17 @@ sys_setuid(struct proc *p, struct setuid_args *uap, int *retval)
 }
 
 int
-sys_seteuid(struct proc *p, struct setuid_args *uap, int *retval)
+sys_seteuid(struct proc *p, struct seteuid_args *uap, int *retval)
 {
-	(void)retval;
-	if (uap->uid != p->p_cred.cr_ruid && suser(p))
+	if (uap->euid != p->p_cred.cr_ruid && suser(p))
 		return EPERM;
-	p->p_cred.cr_uid = uap->uid;
+	p->p_cred.cr_uid = uap->euid;
 	return 0;
 }
 
 int
 sys_setgid(struct proc *p, struct setgid_args *uap, int *retval)
 {
-	(void)retval;
 	if (uap->gid != p->p_cred.cr_rgid && suser(p))
 		return EPERM;
 	p->p_cred.cr_gid = p->p_cred.cr_rgid = uap->gid;
@@ -90,12 +81,11 @@ sys_setgid(struct proc *p, struct setgid_args *uap, int *retval)
 }
 
 int
-sys_setegid(struct proc *p, struct setgid_args *uap, int *retval)
+sys_setegid(struct proc *p, struct setegid_args *uap, int *retval)
 {
-	(void)retval;
-	if (uap->gid != p->p_cred.cr_rgid && suser(p))
+	if (uap->egid != p->p_cred.cr_rgid && suser(p))
 		return EPERM;
-	p->p_cred.cr_gid = uap->gid;
+	p->p_cred.cr_gid = uap->egid;
 	return 0;
 }
 
@@ -122,7 +112,6 @@ sys_setgroups(struct proc *p, struct setgroups_args *uap, int *retval)
 {
 	int error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0)
 		return error;
 	if (uap->gidsetsize > NGROUPS)
@@ -137,7 +126,6 @@ sys_setgroups(struct proc *p, struct setgroups_args *uap, int *retval)
 int
 sys_getpgrp(struct proc *p, void *uap, int *retval)
 {
-	(void)uap;
 	*retval = p->p_pgid;
 	return 0;
 }
@@ -151,7 +139,6 @@ sys_setpgid(struct proc *p, struct setpgid_args *uap, int *retval)
 	pid_t pgid;
 	int i;
 
-	(void)retval;
 	if (t == NULL || (t != p && t->p_pptr != p))
 		return ESRCH;
 	if (t != p && (t->p_flag & P_EXEC))
@@ -180,7 +167,6 @@ sys_setsid(struct proc *p, void *uap, int *retval)
 {
 	int i;
 
-	(void)uap;
 	for (i = 0; i < NPROC; i++)
 		if (proc[i].p_stat != SFREE && proc[i].p_pgid == p->p_pid &&
 		    &proc[i] != p)

@@ -217,7 +217,6 @@ sendsig(struct proc *p, int sig, sigset_t mask, u_int32_t code)
 	}
 	tf->tf_esp = (u_int32_t)fp;
 	tf->tf_eip = (u_int32_t)sa->sa_handler;
-	(void)sa;
 }
 
 /* Act on sig: run the handler or take the default action. */
@@ -274,7 +273,6 @@ sys_sigaction(struct proc *p, struct sigaction_args *uap, int *retval)
 	struct sigaction nsa;
 	int error, sig = uap->signum;
 
-	(void)retval;
 	if (sig <= 0 || sig >= NSIG)
 		return EINVAL;
 	if (uap->osa && (error = copyout(&p->p_sigacts[sig], uap->osa,
@@ -318,7 +316,6 @@ sys_sigprocmask(struct proc *p, struct sigprocmask_args *uap, int *retval)
 int
 sys_sigpending(struct proc *p, void *uap, int *retval)
 {
-	(void)uap;
 	*retval = p->p_siglist;
 	return 0;
 }
@@ -326,7 +323,6 @@ sys_sigpending(struct proc *p, void *uap, int *retval)
 int
 sys_sigsuspend(struct proc *p, struct sigsuspend_args *uap, int *retval)
 {
-	(void)retval;
 	p->p_oldmask = p->p_sigmask;
 	p->p_flag |= P_SIGSUSPEND;
 	p->p_sigmask = uap->mask & ~CANTMASK;
@@ -342,7 +338,6 @@ sys_sigreturn(struct proc *p, struct sigreturn_args *uap, int *retval)
 	struct sigcontext sc;
 	int error;
 
-	(void)retval;
 	if ((error = copyin(uap->sigcntxp, &sc, sizeof(sc))) != 0)
 		return error;
 	/* Only the flags user code may change; interrupts stay on. */
@@ -395,7 +390,6 @@ sys_kill(struct proc *p, struct kill_args *uap, int *retval)
 {
 	int i, found = 0, denied = 0;
 
-	(void)retval;
 	if (uap->signum < 0 || uap->signum >= NSIG)
 		return EINVAL;
 	for (i = 0; i < NPROC; i++) {

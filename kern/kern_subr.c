@@ -1,6 +1,7 @@
 /*
  * uiomove: the one place data crosses between a buffer and the memory a
- * struct uio describes, user or kernel.
+ * struct uio describes, user or kernel; and uio_setup1, which describes
+ * the commonest such memory, a single buffer.
  */
 #include "kern/systm.h"
 #include "kern/uio.h"
@@ -40,6 +41,25 @@ uiomove(void *kaddr, int n, struct uio *uio)
 		n -= cnt;
 	}
 	return 0;
+}
+
+/*
+ * Most transfers move one piece of memory (read(2), readlink, a kernel
+ * read of a file): base[0..len) in user or kernel space, at file offset
+ * offset.  The caller owns both structures; iov must live as long as uio.
+ */
+void
+uio_setup1(struct uio *uio, struct iovec *iov, void *base, int len,
+    off_t offset, enum uio_seg seg, enum uio_rw rw)
+{
+	iov->iov_base = base;
+	iov->iov_len = len;
+	uio->uio_iov = iov;
+	uio->uio_iovcnt = 1;
+	uio->uio_offset = offset;
+	uio->uio_resid = len;
+	uio->uio_segflg = seg;
+	uio->uio_rw = rw;
 }
 
 int

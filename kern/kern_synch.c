@@ -50,7 +50,10 @@ scheduler(void)
 			want_resched = 0;
 			set_kstack((u_int32_t)p->p_kstack + KSTACK_SIZE);
 			pmap_activate(p->p_pmap);
+			set_user_tls(p->p_tls);
+			fpu_restore(p->p_fpu);
 			swtch(&sched_ctx, p->p_ctx);
+			fpu_save(p->p_fpu);
 			curproc = NULL;
 			break;
 		}

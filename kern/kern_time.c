@@ -14,7 +14,6 @@ sys_gettimeofday(struct proc *p, struct gettimeofday_args *uap, int *retval)
 	struct timezone tz = { 0, 0 };
 	int error = 0;
 
-	(void)p, (void)retval;
 	microtime(&tv);
 	if (uap->tp)
 		error = copyout(&tv, uap->tp, sizeof(tv));
@@ -29,7 +28,6 @@ sys_settimeofday(struct proc *p, struct settimeofday_args *uap, int *retval)
 	struct timeval tv;
 	int error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0)
 		return error;
 	if (uap->tv == NULL)
@@ -47,7 +45,6 @@ sys_nanosleep(struct proc *p, struct nanosleep_args *uap, int *retval)
 	u_int64_t start, want, slept;
 	int error, timo;
 
-	(void)p, (void)retval;
 	if ((error = copyin(uap->rqtp, &ts, sizeof(ts))) != 0)
 		return error;
 	if (ts.tv_sec < 0 || ts.tv_nsec < 0 || ts.tv_nsec >= 1000000000)
@@ -84,7 +81,6 @@ sys_getrusage(struct proc *p, struct getrusage_args *uap, int *retval)
 	struct rusage ru;
 	u_int32_t us = 1000000 / hz;
 
-	(void)retval;
 	switch (uap->who) {
 	case RUSAGE_SELF:
 		ru = p->p_ru;

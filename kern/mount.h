@@ -15,6 +15,7 @@
 #include <sys/types.h>
 #include <sys/mount.h>
 #include "kern/queue.h"
+#include "kern/lock.h"
 
 struct vnode;
 struct proc;
@@ -38,12 +39,13 @@ struct mount {
 	int	mnt_flag;		/* MNT_* from sys/mount.h */
 	int	mnt_busy;		/* being unmounted */
 	void	*mnt_data;		/* the file system's (struct ufsmount) */
+	struct lock mnt_renamelock;	/* renames between directories
+					 * (ufs/ufs_rename.c) */
 	struct statfs mnt_stat;
 };
 
 /* kernel-only mnt_flag bits, set by the file system at mount time */
-#define MNT_CLUSTERREAD	0x00100000	/* reads go through cluster_read */
-#define MNT_CLUSTERWRITE 0x00200000	/* full blocks through cluster_write */
+#define MNT_CLUSTERWRITE 0x00200000	/* EFS: vflushbuf pushes whole clusters */
 
 extern TAILQ_HEAD(mntlist, mount) mountlist;
 extern const struct vfsops *vfsconf[];
@@ -57,7 +59,8 @@ extern const struct vfsops *vfsconf[];
 
 int	vfs_mountroot(void);
 void	vfs_unmountall(void);
-void	sys_sync_all(void);
+void	vfs_sync_all(void);
+void	update_daemon(void *);		/* a kernel process's body */
 int	vflush(struct mount *, struct vnode *skipvp, int flags);
 
 #endif

@@ -20,6 +20,7 @@ struct trapframe;
 struct vnode;
 struct file;
 struct pmap;
+struct txn;
 
 struct context {			/* saved by swtch() */
 	u_int32_t edi, esi, ebx, ebp, eip;
@@ -49,12 +50,19 @@ struct proc {
 	struct context *p_ctx;		/* kernel registers, for swtch() */
 	u_int32_t p_brkbase;		/* start of the heap (end of data) */
 	u_int32_t p_brk;		/* current break */
+	int	p_emul;			/* EMUL_NATIVE, or EMUL_LINUX: Linux's
+					   system calls (compat/linux) */
+	u_int32_t p_tls[2];		/* TLS segment descriptor (GUTLS_SEL) */
+	u_int32_t p_mmaplow;		/* compat/linux: bottom of the mmap area */
+	u_int8_t p_fpu[512] __attribute__((aligned(16)));	/* FPU/SSE
+					   registers, fxsave image */
 
 	void	*p_wchan;		/* what it sleeps on */
 	const char *p_wmesg;
 	int	p_slpflags;		/* PCATCH: signals interrupt sleep */
 	u_int32_t p_timeout;		/* tick to wake at, or 0 */
 	int	p_lfsdirop;		/* LFS dirops it is inside */
+	struct txn *p_txn;		/* its LFS transaction, or NULL */
 
 	struct file *p_fd[NOFILE];	/* open files */
 	char	p_fdflags[NOFILE];	/* FD_CLOEXEC */
@@ -106,12 +114,15 @@ void	mi_switch(void);
 void	scheduler(void) __attribute__((noreturn));
 void	sleep_timeouts(void);
 
-/* processes: kern_proc.c, kern_fork.c, kern_exit.c */
+/* processes: kern_proc.c, kern_fork.c, kern_exit.c, kern_exec.c */
 struct proc *pfind(pid_t);
 struct proc *proc_alloc(void);
 void	proc_free(struct proc *);
 struct proc *kthread_create(void (*fn)(void *), void *arg, const char *name);
 void	exit1(struct proc *, int status) __attribute__((noreturn));
+void	txn_exit(struct proc *);	/* lfs/lfs_txn.c: abort its txn */
+int	kern_execve(struct proc *, const char *path, int segflg,
+	    char **argp, char **envp);
 int	suser(struct proc *);
 
 /* signals: kern_sig.c */

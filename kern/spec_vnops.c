@@ -15,7 +15,6 @@ spec_open(struct vnode *vp, int mode, struct ucred *cred)
 {
 	dev_t dev = vp->v_rdev;
 
-	(void)cred;
 	if (vp->v_type == VCHR) {
 		if (major(dev) >= ncdev || cdevsw[major(dev)].d_open == NULL)
 			return ENXIO;
@@ -31,7 +30,6 @@ spec_close(struct vnode *vp, int fflag, struct ucred *cred)
 {
 	dev_t dev = vp->v_rdev;
 
-	(void)cred;
 	if (vp->v_type == VCHR)
 		return cdevsw[major(dev)].d_close(dev, fflag, 0020000);
 	vflushbuf(vp, 1);
@@ -77,7 +75,6 @@ spec_blkio(struct vnode *vp, struct uio *uio)
 static int
 spec_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 {
-	(void)cred;
 	if (vp->v_type == VCHR)
 		return cdevsw[major(vp->v_rdev)].d_read(vp->v_rdev, uio, ioflag);
 	return spec_blkio(vp, uio);
@@ -86,7 +83,6 @@ spec_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 static int
 spec_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 {
-	(void)cred;
 	if (vp->v_type == VCHR)
 		return cdevsw[major(vp->v_rdev)].d_write(vp->v_rdev, uio,
 		    ioflag);
@@ -97,7 +93,6 @@ static int
 spec_ioctl(struct vnode *vp, u_long cmd, caddr_t data, int fflag,
     struct ucred *cred)
 {
-	(void)cred;
 	if (vp->v_type == VCHR)
 		return cdevsw[major(vp->v_rdev)].d_ioctl(vp->v_rdev, cmd, data,
 		    fflag);
@@ -136,7 +131,6 @@ spec_bmap(struct vnode *vp, daddr_t bn, struct vnode **vpp, daddr_t *bnp,
 static int
 spec_inactive(struct vnode *vp)
 {
-	(void)vp;
 	return 0;
 }
 

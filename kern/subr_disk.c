@@ -1,6 +1,7 @@
 /*
  * Disk subroutines any disk driver uses, as 4.4BSD's ufs_disksubr.c:
- * the elevator queue, label checks, and the thesis 7.2 counters.
+ * the elevator queue, label checks, and the thesis 7.2 counters with the
+ * diskstats(2) call that reads them.
  *
  * The elevator is 4.4BSD's disksort, keyed by b_pblkno, the sector from
  * the start of the disk: a one-way elevator (C-LOOK) kept as two
@@ -23,6 +24,7 @@
 #include "kern/malloc.h"
 #include "kern/buf.h"
 #include "kern/uio.h"
+#include "kern/syscallargs.h"
 #include "kern/i386/cpu.h"
 #include "kern/dev/sd.h"
 #include <sys/disklabel.h>
@@ -148,6 +150,8 @@ disklabel_default(struct disklabel *lp, const char *typename,
  * otherwise; disk_unbusy with a buffer counts the I/O and logs it in the
  * ring of the last DISKSTATS_NLOG.  Callers hold splbio().
  */
+static struct disk *disks;		/* attached, for diskstats(2) */
+
 void
 disk_attach(struct disk *dk, const char *name, int unit)
 {
@@ -159,6 +163,19 @@ disk_attach(struct disk *dk, const char *name, int unit)
 	strlcpy(ds->ds_name, name, DISKSTATS_NAMELEN);
 	dk->dk_busy = 0;
 	dk->dk_stamp = ds->ds_since_us = uptime_us();
+	dk->dk_next = disks;
+	disks = dk;
+}
+
+void
+disk_detach(struct disk *dk)
+{
+	struct disk **dkp;
+
+	for (dkp = &disks; *dkp != dk; dkp = &(*dkp)->dk_next)
+		continue;
+	*dkp = dk->dk_next;
+	free(dk->dk_stats);
 }
 
 /* Close the busy or idle interval that ends now. */
@@ -223,7 +240,7 @@ disk_unbusy(struct disk *dk, struct buf *bp, int nbytes, int error)
  * diskstats(2) for one disk: copy a snapshot out to ubuf (if not NULL),
  * the running interval included, then zero the counters if reset.
  */
-int
+static int
 disk_stats(struct disk *dk, struct diskstats *ubuf, int reset)
 {
 	struct diskstats *snap, *ds = dk->dk_stats;
@@ -245,4 +262,16 @@ disk_stats(struct disk *dk, struct diskstats *ubuf, int reset)
 		error = copyout(snap, ubuf, sizeof(*snap));
 	free(snap);
 	return error;
+}
+
+/* diskstats(unit, buf, reset) (sys/diskstats.h): unit is sdN's N. */
+int
+sys_diskstats(struct proc *p, struct diskstats_args *uap, int *retval)
+{
+	struct disk *dk;
+
+	for (dk = disks; dk != NULL; dk = dk->dk_next)
+		if (dk->dk_stats->ds_unit == uap->unit)
+			return disk_stats(dk, uap->buf, uap->reset);
+	return ENXIO;
 }

@@ -24,14 +24,7 @@ rw(struct proc *p, int fd, void *buf, u_int nbyte, enum uio_rw dir,
 		return EBADF;
 	if ((int)nbyte < 0)
 		return EINVAL;
-	iov.iov_base = buf;
-	iov.iov_len = nbyte;
-	uio.uio_iov = &iov;
-	uio.uio_iovcnt = 1;
-	uio.uio_resid = nbyte;
-	uio.uio_rw = dir;
-	uio.uio_segflg = UIO_USERSPACE;
-	uio.uio_offset = 0;
+	uio_setup1(&uio, &iov, buf, nbyte, 0, UIO_USERSPACE, dir);
 	fp->f_count++;		/* hold it across a sleep */
 	error = dir == UIO_READ ? fp->f_ops->fo_read(fp, &uio) :
 	    fp->f_ops->fo_write(fp, &uio);
@@ -72,7 +65,6 @@ sys_ioctl(struct proc *p, struct ioctl_args *uap, int *retval)
 	char stackbuf[64], *data = stackbuf;
 	int error;
 
-	(void)retval;
 	if ((error = getfile(p, uap->fd, &fp)) != 0)
 		return error;
 	if (!(fp->f_flag & (FREAD | FWRITE)))

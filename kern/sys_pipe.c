@@ -81,7 +81,6 @@ pipe_write(struct file *fp, struct uio *uio)
 static int
 pipe_ioctl(struct file *fp, u_long cmd, caddr_t data)
 {
-	(void)fp, (void)cmd, (void)data;
 	return ENOTTY;
 }
 
@@ -124,7 +123,6 @@ sys_pipe(struct proc *p, void *uap, int *retval)
 	struct pipe *pp;
 	int fd0, fd1, error;
 
-	(void)uap;
 	if ((error = fdalloc(p, 0, &fd0)) != 0)
 		return error;
 	if ((rf = falloc()) == NULL)

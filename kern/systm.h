@@ -56,6 +56,7 @@ long	getkarg_int(const char *name, long dflt);
 /* console */
 void	cnputc(int c);
 void	cninit(void);
+void	comattach(void);		/* input by interrupt, once they work */
 
 /* time */
 struct timeval;

@@ -141,7 +141,6 @@ ttwrite(struct tty *tp, struct uio *uio)
 	char buf[128];
 	int n, i, error = 0;
 
-	(void)tp;
 	while (uio->uio_resid > 0) {
 		n = MIN(uio->uio_resid, (int)sizeof(buf));
 		if ((error = uiomove(buf, n, uio)) != 0)
@@ -157,7 +156,6 @@ cnopen(dev_t dev, int flags, int fmt)
 {
 	struct proc *p = curproc;
 
-	(void)dev, (void)flags, (void)fmt;
 	/* A session leader opening the console makes it its terminal. */
 	if (p && p->p_pid == p->p_sid && constty.t_session != p->p_sid) {
 		constty.t_session = p->p_sid;
@@ -171,28 +169,24 @@ cnopen(dev_t dev, int flags, int fmt)
 int
 cnclose(dev_t dev, int flags, int fmt)
 {
-	(void)dev, (void)flags, (void)fmt;
 	return 0;
 }
 
 int
 cnread(dev_t dev, struct uio *uio, int ioflag)
 {
-	(void)dev, (void)ioflag;
 	return ttread(&constty, uio);
 }
 
 int
 cnwrite(dev_t dev, struct uio *uio, int ioflag)
 {
-	(void)dev, (void)ioflag;
 	return ttwrite(&constty, uio);
 }
 
 int
 cnioctl(dev_t dev, u_long cmd, caddr_t data, int flags)
 {
-	(void)dev, (void)flags;
 	switch (cmd) {
 	case TIOCGPGRP:
 		*(int *)data = constty.t_pgrp;

@@ -29,4 +29,12 @@ extern struct tty constty;
 
 void	ttyinput(struct tty *, int c);
 
+/* the console character device, /dev/console (cdevsw, kern/conf.c) */
+struct uio;
+int	cnopen(dev_t, int flags, int fmt);
+int	cnclose(dev_t, int flags, int fmt);
+int	cnread(dev_t, struct uio *, int ioflag);
+int	cnwrite(dev_t, struct uio *, int ioflag);
+int	cnioctl(dev_t, u_long cmd, caddr_t data, int flags);
+
 #endif

@@ -25,6 +25,9 @@ struct uio {
 };
 
 int	uiomove(void *kaddr, int n, struct uio *uio);
+/* uio as one buffer, base[0..len), with iov its only iovec */
+void	uio_setup1(struct uio *uio, struct iovec *iov, void *base, int len,
+	    off_t offset, enum uio_seg seg, enum uio_rw rw);
 
 /* user memory access; each returns 0 or EFAULT, never faults the kernel */
 int	copyin(const void *uaddr, void *kaddr, size_t len);

@@ -14,6 +14,7 @@
 #include "kern/proc.h"
 #include "kern/malloc.h"
 #include "kern/uio.h"
+#include "kern/syscallargs.h"
 #include "kern/i386/cpu.h"
 
 int nbuf;
@@ -511,8 +512,9 @@ biowait(struct buf *bp)
 	return 0;
 }
 
+/* bufstats(buf): copy out the queue counts and the space in use. */
 int
-vfs_bufstats(void *uaddr)
+sys_bufstats(struct proc *p, struct bufstats_args *uap, int *retval)
 {
 	struct bufstats bs;
 	int i;
@@ -523,5 +525,5 @@ vfs_bufstats(void *uaddr)
 	for (i = 0; i < BQUEUES; i++)
 		bs.bqcount[i] = bqcount[i];
 	bs.locked_queue_bytes = locked_queue_bytes;
-	return copyout(&bs, uaddr, sizeof(bs));
+	return copyout(&bs, uap->buf, sizeof(bs));
 }

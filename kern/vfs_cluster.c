@@ -278,7 +278,6 @@ cluster_write(struct buf *bp, off_t filesize)
 	long size = bp->b_bcount;
 	int maxclen = MAXBLKS(size) - 1;
 
-	(void)filesize;
 	if (maxclen == 0 || lbn < 0) {
 		bawrite(bp);
 		return;

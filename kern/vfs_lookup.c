@@ -31,14 +31,7 @@ follow_link(struct nameidata *ndp, struct vnode *vp, const char *rest)
 	if (++ndp->ni_loopcnt > MAXSYMLINKS)
 		return ELOOP;
 	strlcpy(tail, rest, sizeof(tail));
-	iov.iov_base = link;
-	iov.iov_len = MAXPATHLEN;
-	uio.uio_iov = &iov;
-	uio.uio_iovcnt = 1;
-	uio.uio_offset = 0;
-	uio.uio_resid = MAXPATHLEN;
-	uio.uio_segflg = UIO_SYSSPACE;
-	uio.uio_rw = UIO_READ;
+	uio_setup1(&uio, &iov, link, MAXPATHLEN, 0, UIO_SYSSPACE, UIO_READ);
 	if ((error = VOP_READLINK(vp, &uio, ndp->ni_cnd.cn_cred)) != 0)
 		return error;
 	len = MAXPATHLEN - uio.uio_resid;

@@ -1,7 +1,8 @@
 /*
- * The mount table: mount, unmount, statfs, getfsstat, sync, the root
- * file system at boot, and the update daemon that pushes delayed writes
- * to disk every 30 seconds (4.4BSD's "update").
+ * The mount table: mount, unmount, statfs, getfsstat, syncing every file
+ * system (vfs_sync_all), the root file system at boot, and the update
+ * daemon that pushes delayed writes to disk every 30 seconds (4.4BSD's
+ * "update").
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -49,6 +50,7 @@ domount(const struct vfsops *ops, struct vnode *vp, const char *path,
 	mp->mnt_flag = flags & (MNT_RDONLY | MNT_SYNCHRONOUS | MNT_NOEXEC |
 	    MNT_NOSUID | MNT_ASYNC);
 	LIST_INIT(&mp->mnt_vnodelist);
+	lockinit(&mp->mnt_renamelock, "rename");
 	mp->mnt_vnodecovered = vp;
 	strlcpy(mp->mnt_stat.f_fstypename, ops->vfs_name, MFSNAMELEN);
 	strlcpy(mp->mnt_stat.f_mntonname, path, MNAMELEN);
@@ -72,7 +74,6 @@ sys_mount(struct proc *p, struct mount_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0)
 		return error;
 	if ((error = copyinstr(uap->type, type, sizeof(type), NULL)) != 0)
@@ -136,7 +137,6 @@ sys_unmount(struct proc *p, struct unmount_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0)
 		goto out;
 	NDINIT(nd, LOOKUP, FOLLOW, UIO_USERSPACE, uap->path);
@@ -178,8 +178,9 @@ vfs_unmountall(void)
 	}
 }
 
+/* Start writing every writable file system's dirty data: sync(2), update. */
 void
-sys_sync_all(void)
+vfs_sync_all(void)
 {
 	struct mount *mp;
 
@@ -197,11 +198,10 @@ update_daemon(void *arg)
 {
 	long interval = getkarg_int("syncinterval", SYNC_INTERVAL);
 
-	(void)arg;
 	for (;;) {
 		tsleep(&update_daemon, 0, "update",
 		    interval > 0 ? interval * hz : 0);
-		sys_sync_all();
+		vfs_sync_all();
 	}
 }
 
@@ -223,7 +223,6 @@ sys_statfs(struct proc *p, struct statfs_args *uap, int *retval)
 	struct mount *mp;
 	int error;
 
-	(void)p, (void)retval;
 	NDINIT(nd, LOOKUP, FOLLOW, UIO_USERSPACE, uap->path);
 	if ((error = namei(nd)) == 0) {
 		mp = nd->ni_vp->v_mount;
@@ -241,7 +240,6 @@ sys_fstatfs(struct proc *p, struct fstatfs_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = getfile(p, uap->fd, &fp)) != 0)
 		return error;
 	if (fp->f_type != DTYPE_VNODE)
@@ -257,7 +255,6 @@ sys_getfsstat(struct proc *p, struct getfsstat_args *uap, int *retval)
 	long max = uap->bufsize / sizeof(struct statfs);
 	int count = 0, error;
 
-	(void)p;
 	TAILQ_FOREACH(mp, &mountlist, mnt_list) {
 		if (uap->buf != NULL && count < max) {
 			error = statfs_out(mp, uap->buf + count);

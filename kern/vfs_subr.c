@@ -61,7 +61,14 @@ getnewvnode(struct mount *mp, const struct vnodeops *ops, struct vnode **vpp)
 		if (vp->v_usecount == 0 && vp->v_type == VBAD)
 			break;
 	}
+	/*
+	 * Off its old mount's list before the memset forgets the list: a
+	 * vnode a failed vget left VBAD is still on it, and would stay
+	 * linked there from the new one's.
+	 */
+	insmntque(vp, NULL);
 	memset(vp, 0, sizeof(*vp));
+	lockinit(&vp->v_lock, "vnlock");
 	vp->v_op = ops;
 	vp->v_type = VNON;
 	vp->v_usecount = 1;
@@ -89,8 +96,10 @@ insmntque(struct vnode *vp, struct mount *mp)
 void
 vgone(struct vnode *vp)
 {
-	if (vp->v_type == VBAD)
+	if (vp->v_type == VBAD) {
+		insmntque(vp, NULL);	/* a failed vget's: on no mount */
 		return;
+	}
 	vinvalbuf(vp, 1);
 	if (vp->v_op && vp->v_op->vop_reclaim)
 		VOP_RECLAIM(vp);
@@ -125,11 +134,25 @@ vrele(struct vnode *vp)
 	KASSERT(vp->v_usecount > 0);
 	if (vp->v_usecount > 1) {
 		vp->v_usecount--;
+		/*
+		 * The other holder is in VOP_INACTIVE, which may have looked
+		 * at the inode before this reference changed it (a rmdir
+		 * taking the link count to 0): it must look again.
+		 */
+		if (vp->v_usecount == 1 && (vp->v_flag & VINACT))
+			vp->v_flag |= VINACTAGAIN;
 		return;
 	}
-	/* Last reference: the file system may do work that sleeps. */
-	if (vp->v_op && vp->v_op->vop_inactive)
-		VOP_INACTIVE(vp);
+	/*
+	 * Last reference: the file system may do work that sleeps, with
+	 * the vnode still held, so getnewvnode cannot take it meanwhile.
+	 */
+	do {
+		vp->v_flag = (vp->v_flag | VINACT) & ~VINACTAGAIN;
+		if (vp->v_op && vp->v_op->vop_inactive)
+			VOP_INACTIVE(vp);
+	} while ((vp->v_flag & VINACTAGAIN) && vp->v_usecount == 1);
+	vp->v_flag &= ~(VINACT | VINACTAGAIN);
 	if (--vp->v_usecount > 0)
 		return;
 	vp->v_flag |= VONFREELIST;
@@ -149,29 +172,13 @@ vput(struct vnode *vp)
 void
 vn_lock(struct vnode *vp)
 {
-	int s = splhigh();
-
-	while (vp->v_locked) {
-		if (vp->v_locker == curproc)
-			panic("vn_lock: vnode %p locked against myself", vp);
-		vp->v_lockwanted = 1;
-		tsleep(&vp->v_locked, 0, "vnlock", 0);
-	}
-	vp->v_locked = 1;
-	vp->v_locker = curproc;
-	splx(s);
+	lockacquire(&vp->v_lock);
 }
 
 void
 VOP_UNLOCK(struct vnode *vp)
 {
-	KASSERT(vp->v_locked);
-	vp->v_locked = 0;
-	vp->v_locker = NULL;
-	if (vp->v_lockwanted) {
-		vp->v_lockwanted = 0;
-		wakeup(&vp->v_locked);
-	}
+	lockrelease(&vp->v_lock);
 }
 
 /* A write of bp finished: the vnode has one fewer in progress. */

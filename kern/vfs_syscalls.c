@@ -16,9 +16,6 @@
 #include <sys/stat.h>
 #include <sys/param.h>
 
-int	vn_open(struct nameidata *, int fmode, int cmode);
-int	vn_stat(struct vnode *, struct stat *);
-
 /* namei() buffers are large: take them from the heap, not the stack. */
 static struct nameidata *
 ndalloc(void)
@@ -87,7 +84,6 @@ sys_mknod(struct proc *p, struct mknod_args *uap, int *retval)
 	struct vattr va;
 	int error;
 
-	(void)retval;
 	if ((error = suser(p)) != 0)
 		return error;
 	nd = ndalloc();
@@ -125,7 +121,6 @@ sys_link(struct proc *p, struct link_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)p, (void)retval;
 	NDINIT(nd, LOOKUP, FOLLOW, UIO_USERSPACE, uap->path);
 	if ((error = namei(nd)) != 0)
 		goto out;
@@ -145,8 +140,11 @@ sys_link(struct proc *p, struct link_args *uap, int *retval)
 		error = EEXIST;
 	} else if (nd->ni_dvp->v_mount != vp->v_mount)
 		error = EXDEV;
-	else
+	else {
+		vn_lock(vp);		/* after its directory, as namei does */
 		error = VOP_LINK(nd->ni_dvp, vp, &nd->ni_cnd);
+		VOP_UNLOCK(vp);
+	}
 	vput(nd->ni_dvp);
 	vrele(vp);
 out:
@@ -162,7 +160,6 @@ sys_symlink(struct proc *p, struct symlink_args *uap, int *retval)
 	struct vattr va;
 	int error;
 
-	(void)retval;
 	if ((error = copyinstr(uap->path, target, MAXPATHLEN, NULL)) != 0)
 		goto out;
 	NDINIT(nd, CREATE, LOCKPARENT, UIO_USERSPACE, uap->link);
@@ -219,14 +216,12 @@ out:
 int
 sys_unlink(struct proc *p, struct unlink_args *uap, int *retval)
 {
-	(void)p, (void)retval;
 	return remove_name(uap->path, 0);
 }
 
 int
 sys_rmdir(struct proc *p, struct rmdir_args *uap, int *retval)
 {
-	(void)p, (void)retval;
 	return remove_name(uap->path, 1);
 }
 
@@ -237,7 +232,6 @@ sys_mkdir(struct proc *p, struct mkdir_args *uap, int *retval)
 	struct vattr va;
 	int error;
 
-	(void)retval;
 	NDINIT(nd, CREATE, LOCKPARENT, UIO_USERSPACE, uap->path);
 	if ((error = namei(nd)) != 0)
 		goto out;
@@ -266,7 +260,6 @@ sys_rename(struct proc *p, struct rename_args *uap, int *retval)
 	struct vnode *fvp, *fdvp, *tvp, *tdvp;
 	int error;
 
-	(void)p, (void)retval;
 	NDINIT(fnd, DELETE, WANTPARENT, UIO_USERSPACE, uap->from);
 	if ((error = namei(fnd)) != 0)
 		goto out;
@@ -343,7 +336,6 @@ sys_chdir(struct proc *p, struct chdir_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
 		return error;
 	return change_dir(p, vp);
@@ -355,7 +347,6 @@ sys_fchdir(struct proc *p, struct fchdir_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error == EINVAL ? ENOTDIR : error;
 	return change_dir(p, vp);
@@ -368,7 +359,6 @@ sys_access(struct proc *p, struct access_args *uap, int *retval)
 	struct vnode *vp;
 	int error, mode = 0;
 
-	(void)retval;
 	/* access() checks with the real ids. */
 	cred.cr_uid = p->p_cred.cr_ruid;
 	cred.cr_gid = p->p_cred.cr_rgid;
@@ -408,14 +398,12 @@ stat_path(const char *path, int follow, struct stat *ub)
 int
 sys_stat(struct proc *p, struct stat_args *uap, int *retval)
 {
-	(void)p, (void)retval;
 	return stat_path(uap->path, FOLLOW, uap->ub);
 }
 
 int
-sys_lstat(struct proc *p, struct stat_args *uap, int *retval)
+sys_lstat(struct proc *p, struct lstat_args *uap, int *retval)
 {
-	(void)p, (void)retval;
 	return stat_path(uap->path, NOFOLLOW, uap->ub);
 }
 
@@ -435,14 +423,8 @@ sys_readlink(struct proc *p, struct readlink_args *uap, int *retval)
 		vrele(vp);
 		return EINVAL;
 	}
-	iov.iov_base = uap->buf;
-	iov.iov_len = uap->count;
-	uio.uio_iov = &iov;
-	uio.uio_iovcnt = 1;
-	uio.uio_offset = 0;
-	uio.uio_resid = uap->count;
-	uio.uio_segflg = UIO_USERSPACE;
-	uio.uio_rw = UIO_READ;
+	uio_setup1(&uio, &iov, uap->buf, uap->count, 0, UIO_USERSPACE,
+	    UIO_READ);
 	error = VOP_READLINK(vp, &uio, &p->p_cred);
 	vrele(vp);
 	*retval = uap->count - uio.uio_resid;
@@ -490,7 +472,6 @@ sys_chmod(struct proc *p, struct chmod_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
 		return error;
 	return chmod_vp(p, vp, uap->mode);
@@ -502,10 +483,46 @@ sys_fchmod(struct proc *p, struct fchmod_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error;
 	return chmod_vp(p, vp, uap->mode);
+}
+
+/* chflags and fchflags: set the file's flags (sys/stat.h: UF_TXN). */
+static int
+chflags_vp(struct proc *p, struct vnode *vp, u_int32_t flags)
+{
+	struct vattr va;
+
+	if (flags == (u_int32_t)VNOVAL) {
+		vrele(vp);
+		return EINVAL;
+	}
+	vattr_null(&va);
+	va.va_flags = flags;
+	return setattr_vp(p, vp, &va);
+}
+
+int
+sys_chflags(struct proc *p, struct chflags_args *uap, int *retval)
+{
+	struct vnode *vp;
+	int error;
+
+	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
+		return error;
+	return chflags_vp(p, vp, uap->flags);
+}
+
+int
+sys_fchflags(struct proc *p, struct fchflags_args *uap, int *retval)
+{
+	struct vnode *vp;
+	int error;
+
+	if ((error = getvnode(p, uap->fd, &vp)) != 0)
+		return error;
+	return chflags_vp(p, vp, uap->flags);
 }
 
 int
@@ -514,7 +531,6 @@ sys_chown(struct proc *p, struct chown_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
 		return error;
 	return chown_vp(p, vp, uap->uid, uap->gid);
@@ -526,7 +542,6 @@ sys_fchown(struct proc *p, struct fchown_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error;
 	return chown_vp(p, vp, uap->uid, uap->gid);
@@ -540,7 +555,6 @@ sys_utimes(struct proc *p, struct utimes_args *uap, int *retval)
 	struct vattr va;
 	int error;
 
-	(void)retval;
 	if (uap->tptr == NULL) {
 		microtime(&tv[0]);
 		tv[1] = tv[0];
@@ -583,7 +597,6 @@ sys_truncate(struct proc *p, struct truncate_args *uap, int *retval)
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = lookup_vp(uap->path, FOLLOW, &vp)) != 0)
 		return error;
 	return truncate_vp(p, vp, uap->length);
@@ -595,7 +608,6 @@ sys_ftruncate(struct proc *p, struct ftruncate_args *uap, int *retval)
 	struct file *fp;
 	int error;
 
-	(void)retval;
 	if ((error = getfile(p, uap->fd, &fp)) != 0)
 		return error;
 	if (fp->f_type != DTYPE_VNODE || !(fp->f_flag & FWRITE))
@@ -604,13 +616,20 @@ sys_ftruncate(struct proc *p, struct ftruncate_args *uap, int *retval)
 	return truncate_vp(p, fp->f_data, uap->length);
 }
 
+/* sync(): start writing every file system's dirty data; do not wait. */
+int
+sys_sync(struct proc *p, void *uap, int *retval)
+{
+	vfs_sync_all();
+	return 0;
+}
+
 int
 sys_fsync(struct proc *p, struct fsync_args *uap, int *retval)
 {
 	struct vnode *vp;
 	int error;
 
-	(void)retval;
 	if ((error = getvnode(p, uap->fd, &vp)) != 0)
 		return error;
 	error = VOP_FSYNC(vp, 1);
@@ -670,14 +689,8 @@ sys_getdirentries(struct proc *p, struct getdirentries_args *uap, int *retval)
 	vp = fp->f_data;
 	if (vp->v_type != VDIR)
 		return EINVAL;
-	iov.iov_base = uap->buf;
-	iov.iov_len = uap->count;
-	uio.uio_iov = &iov;
-	uio.uio_iovcnt = 1;
-	uio.uio_rw = UIO_READ;
-	uio.uio_segflg = UIO_USERSPACE;
-	uio.uio_offset = fp->f_offset;
-	uio.uio_resid = uap->count;
+	uio_setup1(&uio, &iov, uap->buf, uap->count, fp->f_offset,
+	    UIO_USERSPACE, UIO_READ);
 	base = fp->f_offset;
 	error = VOP_READDIR(vp, &uio, &p->p_cred);
 	fp->f_offset = uio.uio_offset;

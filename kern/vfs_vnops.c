@@ -191,14 +191,7 @@ vn_rdwr(int rw, struct vnode *vp, void *base, int len, off_t offset,
 	struct uio uio;
 	int error;
 
-	iov.iov_base = base;
-	iov.iov_len = len;
-	uio.uio_iov = &iov;
-	uio.uio_iovcnt = 1;
-	uio.uio_resid = len;
-	uio.uio_offset = offset;
-	uio.uio_segflg = segflg;
-	uio.uio_rw = rw;
+	uio_setup1(&uio, &iov, base, len, offset, segflg, rw);
 	if (rw == UIO_READ)
 		error = VOP_READ(vp, &uio, ioflag, cred);
 	else

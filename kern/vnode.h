@@ -20,9 +20,10 @@
  *                           dvp locked, just looked up; vp returned
  *                           referenced and unlocked.
  *   remove/rmdir(dvp, vp, cnp)   both locked; caller releases them.
- *   link(dvp, vp, cnp)      dvp locked, vp referenced.
- *   rename(fdvp, fvp, fcnp, tdvp, tvp, tcnp)   references only; the file
- *                           system takes the locks it needs.
+ *   link(dvp, vp, cnp)      dvp and vp locked (vp is no directory).
+ *   rename(fdvp, fvp, fcnp, tdvp, tvp, tcnp)   references only, which it
+ *                           releases; the file system takes the locks it
+ *                           needs (ufs/ufs_rename.c says in which order).
  *   open/close/access/getattr/setattr/read/write/readdir/readlink/
  *   fsync/ioctl(vp, ...)    vp referenced; read/write/setattr/fsync take
  *                           the lock themselves.
@@ -40,6 +41,7 @@
 #include <sys/types.h>
 #include <sys/time.h>
 #include "kern/queue.h"
+#include "kern/lock.h"
 
 struct mount;
 struct vnode;
@@ -111,9 +113,7 @@ struct vnode {
 	LIST_HEAD(, buf) v_cleanblkhd;	/* clean buffers */
 	LIST_HEAD(, buf) v_dirtyblkhd;	/* dirty buffers */
 	int	v_numoutput;		/* writes in progress */
-	int	v_locked;		/* sleep lock held */
-	int	v_lockwanted;
-	struct proc *v_locker;
+	struct lock v_lock;		/* vn_lock, VOP_UNLOCK */
 	TAILQ_ENTRY(vnode) v_freelist;	/* free list, when unreferenced */
 	LIST_ENTRY(vnode) v_mntvnodes;	/* the mount's vnodes */
 	u_int32_t v_id;			/* changes when reused */
@@ -135,6 +135,8 @@ struct vnode {
 #define VDIROP		0x0020		/* LFS: in a dirop not yet written */
 #define VHELD		0x0040		/* LFS: kept until its changes are
 					 * written (lfs_inactive) */
+#define VINACT		0x0080		/* in VOP_INACTIVE (vrele) */
+#define VINACTAGAIN	0x0100		/* a reference came and went meanwhile */
 
 /* ioflag for read/write */
 #define IO_UNIT		0x01		/* all or nothing */
@@ -176,6 +178,9 @@ struct vnode {
 #define VOP_BMAP(vp, lbn, vpp, bnp, runp) ((vp)->v_op->vop_bmap((vp), (lbn), (vpp), (bnp), (runp)))
 #define VOP_STRATEGY(bp)		((bp)->b_vp->v_op->vop_strategy(bp))
 
+/* Does the caller hold vp's lock?  For assertions of the contracts above. */
+#define VOP_ISLOCKED(vp)	lockheld(&(vp)->v_lock)
+
 extern const struct vnodeops spec_vnodeops, dead_vnodeops;
 extern struct vnode *rootvnode;
 extern int desiredvnodes;
@@ -208,6 +213,10 @@ void	cluster_write(struct buf *, off_t filesize);
 void	cluster_push(struct vnode *, struct buf *);
 
 /* vn_*: the file-level helpers of vfs_vnops.c */
+struct nameidata;
+struct stat;
+int	vn_open(struct nameidata *, int fmode, int cmode);
+int	vn_stat(struct vnode *, struct stat *);
 int	vn_rdwr(int rw, struct vnode *, void *base, int len,
 	    off_t offset, int segflg, int ioflag, struct ucred *, int *aresid);
 

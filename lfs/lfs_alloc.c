@@ -34,7 +34,7 @@ lfs_ifget(struct lfs *fs, daddr_t lbn, int idx, size_t size,
 	int s = splbio();
 
 	bp = incore(ivp, lbn);
-	if (bp != NULL && fs->lfs_seglock == curproc &&
+	if (bp != NULL && lockheld(&fs->lfs_seglock) &&
 	    (bp->b_flags & (B_BUSY | B_GATHERED)) == (B_BUSY | B_GATHERED)) {
 		splx(s);
 		r->ir_bp = bp;
@@ -118,17 +118,22 @@ lfs_extendifile(struct lfs *fs)
 	struct dlfs *d = &fs->lfs_dlfs;
 	struct inode *ip = VTOI(fs->lfs_ivnode);
 	daddr_t lbn = ip->i_size >> d->dlfs_bshift;
-	ino_t first = fs->lfs_maxino;
 	struct buf *bp;
 	IFILE *ifp;
 	u_int32_t i;
+	ino_t first;
 	int error;
 
-	if (first + d->dlfs_ifpb < first)
+	if (fs->lfs_maxino + d->dlfs_ifpb < fs->lfs_maxino)
 		return ENOSPC;
 	error = lfs_balloc(ip, lbn, d->dlfs_bsize, NULL, B_CLRBUF, &bp);
 	if (error)
 		return error;
+	if (ip->i_size >> d->dlfs_bshift != lbn) {
+		brelse(bp);	/* another allocation grew it while we slept */
+		return 0;
+	}
+	first = fs->lfs_maxino;
 	ifp = (IFILE *)bp->b_data;
 	for (i = 0; i < d->dlfs_ifpb; i++) {
 		ifp[i].if_version = 1;
@@ -166,18 +171,24 @@ lfs_valloc(struct inode *pip, int mode, struct ucred *cred,
 	ino_t ino;
 	int error;
 
-	(void)mode, (void)cred;
 	*vpp = NULL;
-	if (d->dlfs_free == 0 && (error = lfs_extendifile(fs)) != 0)
-		return error;
-	ino = d->dlfs_free;
-	if (ino <= LFS_IFILE_INUM || ino >= fs->lfs_maxino) {
-		printf("lfs_valloc: %s: free list names inode %u\n",
-		    fs->lfs_ump->um_fspec, (unsigned)ino);
-		return EIO;
+	for (;;) {
+		if (d->dlfs_free == 0 && (error = lfs_extendifile(fs)) != 0)
+			return error;
+		if ((ino = d->dlfs_free) == 0)
+			continue;
+		if (ino <= LFS_IFILE_INUM || ino >= fs->lfs_maxino) {
+			printf("lfs_valloc: %s: free list names inode %u\n",
+			    fs->lfs_ump->um_fspec, (unsigned)ino);
+			return EIO;
+		}
+		if ((ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
+			return EIO;
+		if (ino == d->dlfs_free)
+			break;
+		/* Another dirop took it while the entry was read: again. */
+		lfs_ifput(fs, &r, 0);
 	}
-	if ((ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
-		return EIO;
 	if (ifp->if_daddr != LFS_UNUSED_DADDR) {
 		printf("lfs_valloc: %s: inode %u is on the free list and in "
 		    "use\n", fs->lfs_ump->um_fspec, (unsigned)ino);
@@ -210,7 +221,6 @@ lfs_vfree(struct inode *ip, ino_t ino, int mode)
 	u_int32_t old;
 	IFILE *ifp;
 
-	(void)mode;
 	lfs_ifile_wait(fs);
 	if ((ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
 		return EIO;

@@ -18,6 +18,7 @@
 #include "kern/buf.h"
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
+#include "lfs/lfs_txn.h"
 
 #define clrbuf(bp)	memset((bp)->b_data, 0, (bp)->b_bcount)
 
@@ -76,7 +77,6 @@ lfs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 	int num, k, need, used = 0, error, isnew;
 	int32_t *ptr;
 
-	(void)size;
 	*bpp = NULL;
 	if (lbn < 0)
 		return EFBIG;
@@ -85,6 +85,10 @@ lfs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 	if ((error = ufs_getlbns(ip->i_ump, lbn, a, &num)) != 0)
 		return error;
 	if ((error = lfs_newblocks(ip, lbn, a, num, &need)) != 0)
+		return error;
+	/* A protected file's page: its transaction's locks first. */
+	if (TXN_PROTECTED(vp) && (error = txn_write_page(ip, lbn,
+	    ((off_t)lbn << ip->i_ump->um_bshift) + size, need)) != 0)
 		return error;
 	if ((need > 0 || user) &&
 	    (error = lfs_reserve(fs, need, MAX(need, 1), cred, user)) != 0)
@@ -124,17 +128,33 @@ lfs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 		else
 			brelse(parent);
 	}
-	if (isnew) {
-		bp = getblk(vp, lbn, bsize);
-		if (flags & B_CLRBUF)
-			clrbuf(bp);
-	} else if (flags & B_CLRBUF) {
-		if ((error = bread(vp, lbn, bsize, &bp)) != 0) {
-			brelse(bp);
+	if (isnew && TXN_PROTECTED(vp))
+		txn_created(ip, lbn);
+	for (;;) {
+		if (isnew) {
+			bp = getblk(vp, lbn, bsize);
+			if (flags & B_CLRBUF)
+				clrbuf(bp);
+		} else if (flags & B_CLRBUF) {
+			if ((error = bread(vp, lbn, bsize, &bp)) != 0) {
+				brelse(bp);
+				goto out;
+			}
+		} else
+			bp = getblk(vp, lbn, bsize);
+		if (isnew || !TXN_PROTECTED(vp) ||
+		    (bp->b_flags & (B_DELWRI | B_TXN)) != B_DELWRI)
+			break;
+		/*
+		 * Committed data of a protected file not yet on the disk (the
+		 * cleaner's copy, a truncation's zeroes): it goes there before
+		 * a transaction changes it, or an abort would lose it too.
+		 */
+		brelse(bp);
+		if ((error = lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC,
+		    &vp, 1)) != 0)
 			goto out;
-		}
-	} else
-		bp = getblk(vp, lbn, bsize);
+	}
 	*bpp = bp;
 out:
 	/* Others may have made some of these blocks meanwhile. */

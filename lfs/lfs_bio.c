@@ -29,13 +29,6 @@
  * its LFS_MINFREESEG segments; so an accepted write always reaches the
  * disk.  With bfree short the answer is ENOSPC; with avail short the
  * writer waits for the cleaner.
- *
- * Directory operations (thesis 6.3.3): lfs_dirop_begin and _end count
- * dirop_in_progress (lfs_dirops); the vnodes involved are marked
- * (VDIROP) for the writer's second pass.  A dirop cannot begin while
- * the writer is in that pass (lfs_writer), and reserves its space
- * first, so nothing inside a dirop ever waits for the writer or the
- * cleaner.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -45,10 +38,7 @@
 #include "kern/i386/cpu.h"
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
-
-#define LFS_NRESERVE	(2 * NIADDR + 3)	/* blocks a dirop may dirty */
-
-extern int desiredvnodes;
+#include "lfs/lfs_txn.h"
 
 void
 lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn)
@@ -59,14 +49,15 @@ lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn)
 	*stopn = nbuf / 2;
 }
 
-static int
+/* Are the LOCKED buffers above a threshold (LFS_STARTWRITE, LFS_STOPACCESS)? */
+int
 lfs_above(int stop)
 {
 	long startb, stopb;
 	int startn, stopn;
 
 	lfs_thresholds(&startb, &stopb, &startn, &stopn);
-	if (stop)
+	if (stop == LFS_STOPACCESS)
 		return locked_queue_count > stopn || locked_queue_bytes > stopb;
 	return locked_queue_count > startn || locked_queue_bytes > startb;
 }
@@ -93,6 +84,7 @@ lfs_bwrite(struct buf *bp)
 void
 lfs_redirty(struct lfs *fs, struct buf *bp)
 {
+	LFS_ASSERT_SEGLOCK(fs);
 	if (!(bp->b_flags & B_DELWRI)) {
 		bp->b_flags |= B_DELWRI;
 		reassignbuf(bp, bp->b_vp);
@@ -104,6 +96,8 @@ lfs_redirty(struct lfs *fs, struct buf *bp)
 void
 lfs_discard(struct lfs *fs, struct buf *bp)
 {
+	if (bp->b_flags & B_TXN)
+		txn_page_gone(bp);	/* an abort's page, or truncated */
 	if (bp->b_flags & B_LOCKED) {
 		fs->lfs_dlfs.dlfs_avail++;	/* its promise is void */
 		fs->lfs_nlocked--;
@@ -124,16 +118,16 @@ lfs_check(struct vnode *vp)
 	struct lfs *fs = VFSTOLFS(vp->v_mount);
 	int tries;
 
-	if (lfs_above(0)) {
+	if (lfs_above(LFS_STARTWRITE)) {
 		fs->lfs_stats.start_write++;
-		if (fs->lfs_seglock == NULL)
+		if (!lockbusy(&fs->lfs_seglock))
 			lfs_segwrite(vp->v_mount, 0);
 	}
-	for (tries = 0; lfs_above(1) && tries < 4; tries++) {
+	for (tries = 0; lfs_above(LFS_STOPACCESS) && tries < 4; tries++) {
 		fs->lfs_stats.stop_access++;
-		if (fs->lfs_seglock == NULL)
+		if (!lockbusy(&fs->lfs_seglock))
 			lfs_segwrite(vp->v_mount, 0);
-		else if (fs->lfs_seglock != curproc)
+		else if (!lockheld(&fs->lfs_seglock))
 			tsleep(&locked_queue_count, 0, "lfsstop", hz);
 	}
 }
@@ -205,6 +199,30 @@ lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 }
 
 /*
+ * The log space no block is written to yet: the clean segments and the
+ * current one's tail.  avail is this less what is promised; roll-forward
+ * recounts it so (lfs_rfw.c), and lfsstat shows it.
+ */
+int32_t
+lfs_cleanblocks(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct lfs_ifref r;
+	int32_t n = lfs_sntod(d, d->dlfs_curseg + 1) - d->dlfs_offset;
+	u_int32_t sn;
+	SEGUSE *sup;
+
+	for (sn = 0; sn < d->dlfs_nseg; sn++) {
+		if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
+			continue;
+		if (!(sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)))
+			n += lfs_sntod(d, sn + 1) - lfs_sbfirstblock(d, sn);
+		lfs_ifput(fs, &r, 0);
+	}
+	return n;
+}
+
+/*
  * May the cleaner rewrite n blocks (data and inodes)?  It may use the
  * segments kept for it, all but one: the checkpoint that lets it reclaim
  * what it cleaned must find a segment to go to, and room for the ifile
@@ -225,109 +243,4 @@ void
 lfs_unreserve(struct lfs *fs, int n)
 {
 	fs->lfs_dlfs.dlfs_bfree += n;
-}
-
-/* The segment lock: one writer (or cleaner call) at a time. */
-void
-lfs_seglock(struct lfs *fs)
-{
-	KASSERT(fs->lfs_seglock != curproc);
-	while (fs->lfs_seglock != NULL) {
-		fs->lfs_seglockwant = 1;
-		tsleep(&fs->lfs_seglock, 0, "seglock", 0);
-	}
-	fs->lfs_seglock = curproc;
-}
-
-void
-lfs_segunlock(struct lfs *fs)
-{
-	KASSERT(fs->lfs_seglock == curproc);
-	fs->lfs_seglock = NULL;
-	if (fs->lfs_seglockwant) {
-		fs->lfs_seglockwant = 0;
-		wakeup(&fs->lfs_seglock);
-	}
-}
-
-/*
- * Changes to the ifile made outside the writer (lfs_vfree, truncation's
- * segment usage) wait while the writer is writing the ifile for a
- * checkpoint or dirop, so what it writes is one state.  Such a caller
- * may be inside a dirop; then the writer cannot be in that pass.
- */
-void
-lfs_ifile_wait(struct lfs *fs)
-{
-	while (fs->lfs_writer == 2 && fs->lfs_seglock != curproc)
-		tsleep(&fs->lfs_writer, 0, "lfsifile", 0);
-}
-
-/*
- * Steps 1 of thesis 6.3.3: wait out the writer's dirop pass and the
- * stop-access threshold, make sure of the blocks a dirop may dirty
- * (unless it frees: remove, rmdir), and set dirop_in_progress.
- */
-int
-lfs_dirop_begin(struct vnode *dvp, int frees)
-{
-	struct lfs *fs = VFSTOLFS(dvp->v_mount);
-	int error;
-
-	if (dvp->v_mount->mnt_flag & MNT_RDONLY)
-		return EROFS;
-	if (lfs_above(1) && fs->lfs_seglock == NULL) {
-		fs->lfs_stats.stop_access++;
-		lfs_segwrite(dvp->v_mount, 0);
-	}
-	while (fs->lfs_writer)
-		tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
-	lfs_checkheld(dvp->v_mount);
-	/* A removal is how a full file system gets room: never refused. */
-	if (!frees &&
-	    (error = lfs_reserve(fs, LFS_NRESERVE, LFS_NRESERVE, NULL, 1)) != 0)
-		return error;
-	if (!frees)
-		lfs_unreserve(fs, LFS_NRESERVE);	/* checked, not taken */
-	while (fs->lfs_writer)
-		tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
-	fs->lfs_dirops++;
-	curproc->p_lfsdirop++;
-	return 0;
-}
-
-/* Steps 5 and 6: the dirop happened; the writer may have its pass. */
-void
-lfs_dirop_end(struct vnode *dvp)
-{
-	struct lfs *fs = VFSTOLFS(dvp->v_mount);
-
-	fs->lfs_doneops = 1;
-	curproc->p_lfsdirop--;
-	if (--fs->lfs_dirops == 0)
-		wakeup(&fs->lfs_dirops);
-}
-
-/*
- * Vnodes held for unwritten changes (lfs_inactive) cannot be reused;
- * when they are a quarter of the table, write them so they can go.  Not
- * from inside a dirop, whose end the writer would wait for.
- */
-void
-lfs_checkheld(struct mount *mp)
-{
-	struct lfs *fs = VFSTOLFS(mp);
-
-	if (fs->lfs_nheld > desiredvnodes / 4 && fs->lfs_seglock == NULL &&
-	    curproc != NULL && curproc->p_lfsdirop == 0 &&
-	    !(mp->mnt_flag & MNT_RDONLY))
-		lfs_segwrite(mp, 0);
-}
-
-/* Steps 2 and 3: a vnode takes part in a dirop. */
-void
-lfs_mark(struct vnode *vp)
-{
-	if (vp != NULL && vp->v_data != NULL)
-		vp->v_flag |= VDIROP;
 }

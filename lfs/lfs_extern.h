@@ -4,17 +4,20 @@
  * format is sys/ufs/lfs.h.  Where each thesis concept lives:
  *
  *	lfs_bio.c	lfs_bwrite and the LOCKED queue thresholds (6.5.2),
- *			block accounting (6.2.2), dirop state (6.3.3),
- *			the segment lock
+ *			block accounting (6.2.2)
  *	lfs_balloc.c	lfs_balloc: a block enters the cache
  *	lfs_alloc.c	the ifile: its entries, lfs_valloc, lfs_vfree
- *	lfs_inode.c	lfs_update, lfs_truncate, lfs_inactive
- *	lfs_segment.c	the segment writer, lfs_segwrite (6.3.1, 6.5.3)
+ *	lfs_dirop.c	directory operations and the writer's gate (6.3.3)
+ *	lfs_inode.c	lfs_update, lfs_truncate, lfs_inactive and the
+ *			vnodes held until written
+ *	lfs_segment.c	the segment writer, lfs_segwrite (6.3.1, 6.5.3),
+ *			and its lock
  *	lfs_segio.c	partial segments to the disk, superblock copies
  *	lfs_syscalls.c	the cleaner's calls (6.4)
+ *	lfs_stats.c	the counters of thesis 7.2 (lfsstat)
  *	lfs_rfw.c	roll-forward after a crash (6.2.4)
  *	lfs_vfsops.c	mount, checkpoints on sync, unmount
- *	lfs_vnops.c	the vnode table, directory operations bracketed
+ *	lfs_vnops.c	the vnode table and LFS's table 6-8 operations
  */
 #ifndef _LFS_LFS_EXTERN_H_
 #define _LFS_LFS_EXTERN_H_
@@ -24,10 +27,14 @@
 #include "sys/ufs/lfs.h"
 #include "ufs/inode.h"
 #include "kern/queue.h"
+#include "kern/lock.h"
 
 struct proc;
+struct txn;
 struct segment;
 struct lfs_pseg;
+struct componentname;
+struct vattr;
 
 /*
  * In an in-core block pointer (inode or indirect block): a block that
@@ -47,8 +54,8 @@ struct lfs {
 	int	lfs_ronly;
 
 	/* the segment writer (lfs_segment.c) */
-	struct proc *lfs_seglock;	/* holder of the segment lock */
-	int	lfs_seglockwant;
+	struct lock lfs_seglock;	/* the segment lock (lfs_seglock()):
+					 * LFS_ASSERT_SEGLOCK */
 	struct segment *lfs_sp;		/* partial segment being built */
 	TAILQ_HEAD(, lfs_pseg) lfs_inflight;	/* written, not yet done */
 	long	lfs_inflight_bytes;
@@ -61,28 +68,45 @@ struct lfs {
 	int	lfs_nlocked;		/* its buffers charged to lfs_avail */
 	int	lfs_nheld;		/* vnodes held until written (VHELD) */
 
-	/* directory operations (thesis 6.3.3) */
+	/* directory operations (thesis 6.3.3, lfs_dirop.c) */
 	int	lfs_dirops;		/* dirop_in_progress: how many */
 	int	lfs_doneops;		/* one happened since the ifile was
 					 * last written */
-	int	lfs_writer;		/* 1: waiting for dirops to end;
-					 * 2: in its dirop pass */
+	int	lfs_writer;		/* LFS_WRITER_*: the gate */
 
 	/* the cleaner (lfs_syscalls.c) */
 	int	lfs_cleaners;		/* processes in lfs_segwait */
+	int	lfs_calls;		/* cleaner calls under way */
 	int64_t	lfs_cleanerseen;	/* when one last called in */
-	struct vnode **lfs_cleanvps;	/* lfs_markv's vnodes, to write */
-	int	lfs_ncleanvps;
 	u_int64_t lfs_cleanserial;	/* serial after its last write */
 	u_int64_t lfs_ckpserial;	/* serial of the last checkpoint */
 	int	lfs_unmounting;
+
+	/* kernel transactions' group commit (lfs_txn.c) */
+	TAILQ_HEAD(, txn) lfs_txnq;	/* committers waiting for a group */
+	int	lfs_ntxnq;
+	TAILQ_HEAD(, txn) lfs_txnforce;	/* the group being written */
+	struct proc *lfs_txnleader;	/* who writes it */
 
 	struct lfs_stats lfs_stats;	/* thesis 7.2 */
 	int32_t	lfs_rfwinfo[4];		/* the rfw_ fields of lfs_stats */
 };
 
-#define VFSTOLFS(mp)	((struct lfs *)VFSTOUFS(mp)->um_lfs)
-#define ITOLFS(ip)	((struct lfs *)(ip)->i_ump->um_lfs)
+/* lfs_writer: where the segment writer is in the dirop protocol. */
+#define LFS_WRITER_IDLE		0	/* dirops may begin */
+#define LFS_WRITER_DRAIN	1	/* none may begin; waiting for those
+					 * in progress to end */
+#define LFS_WRITER_DIROP	2	/* writing the dirop vnodes and the
+					 * ifile */
+
+/* The ifile: read-only to everyone but the file system itself. */
+#define ISIFILE(vp)	((vp) != NULL && ((vp)->v_flag & VSYSTEM))
+
+/* Only the segment lock's holder may be here. */
+#define LFS_ASSERT_SEGLOCK(fs)	KASSERT(lockheld(&(fs)->lfs_seglock))
+
+#define VFSTOLFS(mp)	(VFSTOUFS(mp)->um_lfs)
+#define ITOLFS(ip)	((ip)->i_ump->um_lfs)
 
 /*
  * The partial segment being built (lfs_segment.c), written by
@@ -105,13 +129,26 @@ struct segment {
 	int	sg_flags;		/* SEGM_* of this write */
 	int	sg_dirop;		/* in the dirop pass */
 	int	sg_ifile;		/* writing the ifile for pass 2 */
+	int	sg_end;			/* closing the write's last partial
+					 * segment */
+	struct vnode **sg_vps;		/* pass 1 only these (sg_nvps), or */
+	int	sg_nvps;		/* NULL: every dirty vnode */
 };
+
+/* lfs_writeseg's last: is the partial segment it closes this write's last? */
+#define LFS_PSEG_MORE		0	/* no: more of this write follow */
+#define LFS_PSEG_LAST		1	/* yes (a dirop's or a checkpoint's
+					 * commit), if its copy of the ifile
+					 * misses no change; else MORE */
+#define LFS_PSEG_FINAL		2	/* yes, whatever the ifile */
 
 /* lfs_segwrite flags */
 #define SEGM_CKP	0x01		/* a checkpoint: ifile and superblock */
 #define SEGM_SYNC	0x02		/* for fsync or sync: counted as such */
 #define SEGM_CLEAN	0x04		/* the cleaner's blocks (lfs_markv) */
 #define SEGM_UNMOUNT	0x08		/* the last checkpoint: clean */
+#define SEGM_TXN	0x10		/* a group of transactions' commit:
+					 * one atomic run (lfs_txn.c) */
 
 /* A reference to an entry of the ifile (lfs_ifget / lfs_ifput). */
 struct lfs_ifref {
@@ -153,21 +190,42 @@ int	lfs_reserve(struct lfs *, int nnew, int nwrite, struct ucred *,
 	    int wait);
 void	lfs_unreserve(struct lfs *, int nblocks);
 int	lfs_cleaner_fits(struct lfs *, int nblocks);
+int32_t	lfs_cleanblocks(struct lfs *);
+void	lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn);
+#define LFS_STARTWRITE	0		/* lfs_above: which threshold */
+#define LFS_STOPACCESS	1
+int	lfs_above(int which);
+void	lfs_discard(struct lfs *, struct buf *);
+
+/* lfs_dirop.c */
 int	lfs_dirop_begin(struct vnode *, int frees);
 void	lfs_dirop_end(struct vnode *);
 void	lfs_mark(struct vnode *);
-void	lfs_checkheld(struct mount *);
 void	lfs_ifile_wait(struct lfs *);
-void	lfs_seglock(struct lfs *);
-void	lfs_segunlock(struct lfs *);
-void	lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn);
-void	lfs_discard(struct lfs *, struct buf *);
+void	lfs_writer_enter(struct lfs *);
+void	lfs_writer_leave(struct lfs *);
+int	lfs_create(struct vnode *, struct vnode **, struct componentname *,
+	    struct vattr *);
+int	lfs_mknod(struct vnode *, struct vnode **, struct componentname *,
+	    struct vattr *);
+int	lfs_mkdir(struct vnode *, struct vnode **, struct componentname *,
+	    struct vattr *);
+int	lfs_remove(struct vnode *, struct vnode *, struct componentname *);
+int	lfs_rmdir(struct vnode *, struct vnode *, struct componentname *);
+int	lfs_link(struct vnode *, struct vnode *, struct componentname *);
+int	lfs_symlink(struct vnode *, struct vnode **, struct componentname *,
+	    struct vattr *, char *);
+int	lfs_rename(struct vnode *, struct vnode *, struct componentname *,
+	    struct vnode *, struct vnode *, struct componentname *);
 
 /* lfs_inode.c */
 int	lfs_update(struct inode *, int waitfor);
-int	lfs_truncate(struct inode *, off_t length, int flags, struct ucred *);
+int	lfs_truncate(struct inode *, off_t length, struct ucred *);
 int	lfs_inactive(struct vnode *);
 int	lfs_vdirty(struct vnode *);
+void	lfs_checkheld(struct mount *);
+void	lfs_blkfree(struct inode *, int32_t *ptr);
+int	lfs_restoresize(struct inode *, off_t length);
 
 /* What lfs_rfw_scan found after the checkpoint (lfs_rfw.c). */
 struct lfs_rfw {
@@ -193,7 +251,10 @@ int	lfs_rollforward(struct lfs *, struct lfs_rfw *);
 void	lfs_rfw_free(struct lfs_rfw *);
 
 /* lfs_segment.c */
+void	lfs_seglock(struct lfs *);
+void	lfs_segunlock(struct lfs *);
 int	lfs_segwrite(struct mount *, int flags);
+int	lfs_segwrite_vnodes(struct mount *, int flags, struct vnode **, int n);
 struct segment *lfs_segalloc(struct lfs *);
 int	lfs_pickseg(struct lfs *);
 void	lfs_segfree(struct segment *);
@@ -210,7 +271,8 @@ int	lfs_writesuper(struct lfs *, struct dlfs *);
 void	lfs_devinval(struct lfs *, u_int32_t daddr, int n);
 
 /* lfs_syscalls.c */
-int32_t	lfs_cleanblocks(struct lfs *);
+int	lfs_fsidmount(const fsid_t *ufsid, struct mount **, int rw);
+void	lfs_fsidrele(struct mount *);
 
 /* lfs_vfsops.c */
 int	lfs_vget(struct mount *, ino_t, struct vnode **);

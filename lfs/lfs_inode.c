@@ -27,7 +27,6 @@
 int
 lfs_update(struct inode *ip, int waitfor)
 {
-	(void)waitfor;
 	ufs_itimes(ip);
 	if (ITOV(ip)->v_mount->mnt_flag & MNT_RDONLY)
 		ip->i_flag &= ~IN_MODIFIED;
@@ -45,14 +44,24 @@ lfs_vdirty(struct vnode *vp)
 }
 
 /*
- * The last reference is gone.  A vnode with unwritten changes must not
- * be reused (its inode would be lost with it), so it keeps one reference
- * (VHELD) that the segment writer drops once it has written it.
+ * The last reference is gone.  An unlinked file is freed (ufs_inactive),
+ * as a dirop, so no checkpoint takes it half truncated.  A vnode with
+ * unwritten changes must not be reused (its inode would be lost with
+ * it), so it keeps one reference (VHELD) that the segment writer drops
+ * once it has written it.
  */
 int
 lfs_inactive(struct vnode *vp)
 {
-	int error = ufs_inactive(vp);
+	struct inode *ip = VTOI(vp);
+	int error, dirop;
+
+	dirop = ip != NULL && ip->i_nlink <= 0 && ip->i_mode != 0 &&
+	    !(vp->v_mount->mnt_flag & MNT_RDONLY) &&
+	    lfs_dirop_begin(vp, 1) == 0;
+	error = ufs_inactive(vp);
+	if (dirop)
+		lfs_dirop_end(vp);
 
 	if (!(vp->v_mount->mnt_flag & MNT_RDONLY) && !(vp->v_flag & VHELD) &&
 	    lfs_vdirty(vp)) {
@@ -63,8 +72,24 @@ lfs_inactive(struct vnode *vp)
 	return error;
 }
 
+/*
+ * Vnodes held for unwritten changes (lfs_inactive) cannot be reused;
+ * when they are a quarter of the table, write them so they can go.  Not
+ * from inside a dirop, whose end the writer would wait for.
+ */
+void
+lfs_checkheld(struct mount *mp)
+{
+	struct lfs *fs = VFSTOLFS(mp);
+
+	if (fs->lfs_nheld > desiredvnodes / 4 && !lockbusy(&fs->lfs_seglock) &&
+	    curproc != NULL && curproc->p_lfsdirop == 0 &&
+	    !(mp->mnt_flag & MNT_RDONLY))
+		lfs_segwrite(mp, 0);
+}
+
 /* A block of the file is gone: its space is no longer live. */
-static void
+void
 lfs_blkfree(struct inode *ip, int32_t *ptr)
 {
 	struct lfs *fs = ITOLFS(ip);
@@ -141,18 +166,20 @@ lfs_dropbuf(struct buf *bp)
 	lfs_discard(VFSTOLFS(bp->b_vp->v_mount), bp);
 }
 
+static int lfs_freeblocks(struct inode *, daddr_t lastblock);
+
 int
-lfs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
+lfs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 {
 	struct lfs *fs = ITOLFS(ip);
 	struct ufsmount *ump = ip->i_ump;
 	struct vnode *vp = ITOV(ip);
-	daddr_t lastblock, lbn, base[NIADDR], ilbn[NIADDR];
-	int bsize = ump->um_bsize, offset, level, i, error, allerror = 0;
+	int bsize = ump->um_bsize, offset, error;
 	off_t osize = ip->i_size;
 	struct buf *bp;
+	daddr_t lbn;
 
-	(void)flags;
+	KASSERT(VOP_ISLOCKED(vp));
 	if (length < 0)
 		return EINVAL;
 	if (vp->v_flag & VSYSTEM)
@@ -188,7 +215,33 @@ lfs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 	}
 	ip->i_size = length;
 	ip->i_flag |= IN_CHANGE | IN_UPDATE;
-	lastblock = ((length + bsize - 1) >> ump->um_bshift) - 1;
+	return lfs_freeblocks(ip, ((length + bsize - 1) >> ump->um_bshift) - 1);
+}
+
+/*
+ * An aborted transaction's file goes back to its size before it (lfs_txn.c):
+ * the blocks past it go; the bytes past it in its last block are as on the
+ * disk, where that block is as committed (zeros).
+ */
+int
+lfs_restoresize(struct inode *ip, off_t length)
+{
+	struct ufsmount *ump = ip->i_ump;
+
+	lfs_ifile_wait(ITOLFS(ip));
+	ip->i_size = length;
+	ip->i_flag |= IN_CHANGE | IN_UPDATE;
+	return lfs_freeblocks(ip, ((length + ump->um_bsize - 1) >>
+	    ump->um_bshift) - 1);
+}
+
+/* Free ip's blocks past lastblock, and drop their cached buffers. */
+static int
+lfs_freeblocks(struct inode *ip, daddr_t lastblock)
+{
+	struct ufsmount *ump = ip->i_ump;
+	daddr_t base[NIADDR], ilbn[NIADDR];
+	int level, i, error, allerror = 0;
 
 	for (i = NDADDR - 1; i > lastblock; i--)
 		lfs_blkfree(ip, &ip->i_db[i]);
@@ -208,6 +261,6 @@ lfs_truncate(struct inode *ip, off_t length, int flags, struct ucred *cred)
 		if (error)
 			allerror = error;
 	}
-	ufs_truncbuf(vp, lastblock, 0, lfs_dropbuf);	/* indirects: above */
+	ufs_truncbuf(ITOV(ip), lastblock, 0, lfs_dropbuf); /* indirects: above */
 	return allerror;
 }

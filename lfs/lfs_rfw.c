@@ -458,6 +458,45 @@ lfs_rfw_orphans(struct lfs *fs, struct lfs_rfw *rf)
 }
 
 /*
+ * Inodes the map marks LFS_ORPHANED: a dirop left them with no links
+ * while something still held them (an open file, the cleaner), and
+ * their free never reached the disk, whether before the checkpoint or
+ * after.  Freed, as the rolled-forward ones.
+ */
+static int
+lfs_rfw_orphaned(struct lfs *fs)
+{
+	struct lfs_ifref r;
+	struct dinode din;
+	u_int32_t ino, daddr;
+	IFILE *ifp;
+	int marked;
+
+	for (ino = ROOTINO + 1; ino < fs->lfs_maxino; ino++) {
+		if ((ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
+			return EIO;
+		daddr = ifp->if_daddr;
+		marked = daddr != LFS_UNUSED_DADDR &&
+		    ifp->if_nextfree == LFS_ORPHANED;
+		lfs_ifput(fs, &r, 0);
+		if (!marked)
+			continue;
+		if (daddr < fs->lfs_dlfs.dlfs_size &&
+		    lfs_rfw_getdin(fs, daddr, ino, &din) == 0 &&
+		    din.di_nlink <= 0) {
+			lfs_rfw_orphan(fs, &din, daddr);
+			continue;
+		}
+		/* Linked after all (or unreadable): not an orphan. */
+		if ((ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
+			return EIO;
+		ifp->if_nextfree = 0;
+		lfs_ifput(fs, &r, 1);
+	}
+	return 0;
+}
+
+/*
  * The free list as the ifile has it may miss inodes freed while the ifile
  * was being copied out (lfs_vfree does not wait for the segment lock):
  * if it does not hold exactly the free entries of the map, rebuild it.
@@ -538,6 +577,7 @@ lfs_rollforward(struct lfs *fs, struct lfs_rfw *rf)
 		d->dlfs_lastpseg = rf->rf_lastpseg;
 	}
 	if ((error = lfs_rfw_orphans(fs, rf)) != 0 ||
+	    (error = lfs_rfw_orphaned(fs)) != 0 ||
 	    (error = lfs_rfw_freelist(fs)) != 0)
 		return error;
 	d->dlfs_serial = rf->rf_serial + LFS_RFW_GAP;

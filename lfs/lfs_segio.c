@@ -107,6 +107,7 @@ lfs_startio(struct lfs *fs, struct segment *sp, struct lfs_pseg *ps,
 	struct lfs_chunk **chunks = malloc(nchunks * sizeof(*chunks), M_WAITOK);
 	u_int32_t crc = 0;
 
+	LFS_ASSERT_SEGLOCK(fs);
 	for (i = 0; i < nchunks; i++) {
 		struct lfs_chunk *ch = malloc(sizeof(*ch), M_WAITOK | M_ZERO);
 		struct buf *hdr = &ch->ch_buf;
@@ -132,10 +133,25 @@ lfs_startio(struct lfs *fs, struct segment *sp, struct lfs_pseg *ps,
 		    (void *)sp->sg_iblks[b - 1 - sp->sg_nbufs];
 
 		memcpy(dst, src, d->dlfs_bsize);
+		if (b - 1 < sp->sg_nbufs && sp->sg_bufs[b - 1]->b_lblkno < 0) {
+			/*
+			 * An indirect block: a child still only in the cache
+			 * (a running transaction's, NO-STEAL) has no address
+			 * on the disk; there it is a hole.
+			 */
+			int32_t *p = (int32_t *)dst;
+			u_int32_t k;
+
+			for (k = 0; k < d->dlfs_nindir; k++)
+				if (p[k] == LFS_UNASSIGNED)
+					p[k] = 0;
+		}
 		crc = lfs_crc32(crc, dst, d->dlfs_bsize);
 	}
 	ss->ss_datasum = crc;
-	ss->ss_sumsum = lfs_sssum(d, sp->sg_sum);
+	ss->ss_sumsum = lfs_sssum(d, sp->sg_sum);  /* COMMIT POINT of a partial
+						    * segment: valid once on
+						    * disk with its checksums */
 	memcpy(chunks[0]->ch_buf.b_data, sp->sg_sum, d->dlfs_sumsize);
 	lfs_devinval(fs, sp->sg_start, nblocks);
 	ps->ps_pending = nchunks;
@@ -185,6 +201,7 @@ lfs_drain(struct lfs *fs, int all)
 	struct lfs_pseg *ps;
 	int i, s;
 
+	LFS_ASSERT_SEGLOCK(fs);
 	while ((ps = TAILQ_FIRST(&fs->lfs_inflight)) != NULL) {
 		if (!all && fs->lfs_inflight_bytes <= lfs_inflight_max())
 			break;
@@ -214,6 +231,7 @@ lfs_writesuper(struct lfs *fs, struct dlfs *sb)
 	struct dlfs *d = &fs->lfs_dlfs;
 	int i, error = 0, copy;
 
+	LFS_ASSERT_SEGLOCK(fs);
 	copy = (d->dlfs_ckpidx + 1) % LFS_NCKP;
 	if (d->dlfs_sboffs[copy] == 0)
 		copy = 0;
@@ -234,7 +252,7 @@ lfs_writesuper(struct lfs *fs, struct dlfs *sb)
 		memset(bp->b_data, 0, LFS_SBPAD);
 		memcpy(bp->b_data, sb, sizeof(*sb));
 		bp->b_flags |= B_NOCACHE;
-		if ((e = bwrite(bp)) != 0)
+		if ((e = bwrite(bp)) != 0)	/* COMMIT POINT of a checkpoint */
 			error = e;
 	}
 	return error;

@@ -43,6 +43,7 @@
 #include "kern/i386/cpu.h"
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
+#include "lfs/lfs_txn.h"
 #include <sys/time.h>
 
 #define LFS_MINPSEG	3		/* summary, a block, an inode block */
@@ -74,6 +75,19 @@ lfs_segfree(struct segment *sp)
 	free(sp);
 }
 
+/* The segment lock: one writer (or cleaner call) at a time. */
+void
+lfs_seglock(struct lfs *fs)
+{
+	lockacquire(&fs->lfs_seglock);
+}
+
+void
+lfs_segunlock(struct lfs *fs)
+{
+	lockrelease(&fs->lfs_seglock);
+}
+
 /* Move the log to dlfs_nextseg, and choose the segment after it. */
 static int
 lfs_newseg(struct lfs *fs)
@@ -83,6 +97,7 @@ lfs_newseg(struct lfs *fs)
 	struct lfs_ifref r;
 	SEGUSE *sup;
 
+	LFS_ASSERT_SEGLOCK(fs);
 	if (sn == d->dlfs_curseg)
 		return ENOSPC;		/* no clean segment was left */
 	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
@@ -147,6 +162,7 @@ lfs_initseg(struct lfs *fs, struct segment *sp, u_int32_t need)
 	struct dlfs *d = &fs->lfs_dlfs;
 	int error;
 
+	LFS_ASSERT_SEGLOCK(fs);
 	if (need < LFS_MINPSEG)
 		need = LFS_MINPSEG;
 	if (need > d->dlfs_ssize - 2)
@@ -202,6 +218,7 @@ lfs_mapinodes(struct lfs *fs, struct segment *sp, u_int32_t iaddr)
 	int32_t live = 0;
 	int j, k;
 
+	LFS_ASSERT_SEGLOCK(fs);
 	for (j = 0; j < sp->sg_niblks; j++) {
 		int n = MIN((int)d->dlfs_inopb, sp->sg_ninos - j * (int)d->dlfs_inopb);
 
@@ -279,8 +296,8 @@ lfs_ifile_missed(struct lfs *fs, struct segment *sp)
 }
 
 /*
- * Close the open partial segment and start writing it.  last: the end
- * of this write (no SS_CONT on a dirop partial segment).
+ * Close the open partial segment and start writing it.  last (LFS_PSEG_*):
+ * is it the end of this write (no SS_CONT on a dirop partial segment)?
  */
 static void
 lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
@@ -294,6 +311,7 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	int32_t live;
 	SEGUSE *sup;
 
+	LFS_ASSERT_SEGLOCK(fs);
 	if (!sp->sg_open)
 		return;
 	lfs_endfinfo(fs, sp);
@@ -324,10 +342,10 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	 * Roll-forward takes the ifile of a dirop's or checkpoint's last
 	 * partial segment as it stands: it is the last only if its copy
 	 * misses no ifile change (say lfs_newseg's, after an earlier
-	 * partial segment took the SEGUSE block).  last 2: the end anyway.
+	 * partial segment took the SEGUSE block).
 	 */
-	if (sp->sg_ifile && last == 1 && lfs_ifile_missed(fs, sp))
-		last = 0;
+	if (sp->sg_ifile && last == LFS_PSEG_LAST && lfs_ifile_missed(fs, sp))
+		last = LFS_PSEG_MORE;
 
 	ss->ss_magic = SS_MAGIC;
 	ss->ss_next = lfs_sntod(d, d->dlfs_nextseg);
@@ -336,8 +354,17 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	ss->ss_ninos = sp->sg_niblks;
 	ss->ss_nblocks = nblocks - 1;
 	ss->ss_flags = 0;
-	if (sp->sg_dirop)
-		ss->ss_flags |= last ? SS_DIROP : SS_DIROP | SS_CONT;
+	if (sp->sg_dirop && last)
+		ss->ss_flags |= SS_DIROP;	/* COMMIT POINT of the dirops:
+						 * no SS_CONT, once on disk */
+	else if (sp->sg_dirop)
+		ss->ss_flags |= SS_DIROP | SS_CONT;
+	/* A commit is one run: SS_CONT on all of it but the write's last. */
+	if ((sp->sg_flags & SEGM_TXN) && last && (sp->sg_ifile || sp->sg_end))
+		ss->ss_flags |= SS_TXN;		/* COMMIT POINT of a group of
+						 * transactions, once on disk */
+	else if (sp->sg_flags & SEGM_TXN)
+		ss->ss_flags |= SS_TXN | SS_CONT;
 	if (sp->sg_flags & SEGM_CLEAN)
 		ss->ss_flags |= SS_CLEAN;
 	if (sp->sg_ifile && last && (sp->sg_flags & SEGM_CKP))
@@ -381,7 +408,7 @@ lfs_needroom(struct lfs *fs, struct segment *sp, int nb, int sum, int iblk)
 {
 	if (lfs_room(fs, sp, nb, sum, iblk))
 		return 0;
-	lfs_writeseg(fs, sp, 0);
+	lfs_writeseg(fs, sp, LFS_PSEG_MORE);
 	return lfs_initseg(fs, sp, nb + iblk + 1);
 }
 
@@ -402,6 +429,7 @@ lfs_updatemeta(struct lfs *fs, struct inode *ip, daddr_t lbn, u_int32_t daddr)
 	daddr_t plbn, pblkno;
 	int num, ours;
 
+	LFS_ASSERT_SEGLOCK(fs);
 	if (ufs_getlbns(ump, lbn, a, &num) != 0)
 		return;
 	if (num <= 1) {
@@ -469,7 +497,8 @@ lfs_sortlbns(daddr_t *v, int n)
 static int
 lfs_cantake(struct buf *bp)
 {
-	return !(bp->b_flags & (B_BUSY | B_GATHERED)) &&
+	/* B_TXN: a running transaction's, until it commits (NO-STEAL) */
+	return !(bp->b_flags & (B_BUSY | B_GATHERED | B_TXN)) &&
 	    (bp->b_flags & (B_DELWRI | B_LOCKED)) == (B_DELWRI | B_LOCKED);
 }
 
@@ -491,6 +520,7 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 	daddr_t *lbns;
 	int n = 0, i, error = 0, s;
 
+	LFS_ASSERT_SEGLOCK(fs);
 	s = splbio();
 	LIST_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs)
 		n++;
@@ -525,6 +555,8 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 			continue;	/* gone while the writer slept */
 		bremfree(bp);
 		bp->b_flags |= B_BUSY | B_GATHERED;
+		if (TXN_PROTECTED(vp))
+			txn_taken(bp);
 		if (sp->sg_fip == NULL) {
 			sp->sg_fip = (FINFO *)(sp->sg_sum + sp->sg_sumused);
 			sp->sg_fip->fi_ino = ip->i_number;
@@ -550,6 +582,7 @@ lfs_writeinode(struct lfs *fs, struct segment *sp, struct inode *ip)
 	struct dinode *dp;
 	int ftype = ip->i_mode & IFMT, i, error;
 
+	LFS_ASSERT_SEGLOCK(fs);
 	if (ip->i_mode == 0 && ip->i_number != LFS_IFILE_INUM) {
 		ip->i_flag &= ~(IN_ACCESS | IN_CHANGE | IN_UPDATE | IN_MODIFIED);
 		return 0;		/* freed: its map entry says so */
@@ -564,6 +597,8 @@ lfs_writeinode(struct lfs *fs, struct segment *sp, struct inode *ip)
 	dp = &sp->sg_iblks[sp->sg_niblks - 1][sp->sg_ninos++ % d->dlfs_inopb];
 	*dp = ip->i_din;
 	dp->di_inumber = ip->i_number;
+	if (TXN_PROTECTED(ITOV(ip)))
+		txn_diskinode(ip, dp);	/* the size before a running txn */
 	/* Blocks still only in the cache have no address on disk yet. */
 	if (ftype == IFREG || ftype == IFDIR || (ftype == IFLNK &&
 	    ip->i_blocks > 0)) {
@@ -611,6 +646,7 @@ lfs_clearactive(struct lfs *fs)
 	u_int32_t sn;
 	SEGUSE *sup;
 
+	LFS_ASSERT_SEGLOCK(fs);
 	for (sn = 0; sn < d->dlfs_nseg; sn++) {
 		if (sn == d->dlfs_curseg ||
 		    (sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
@@ -644,7 +680,8 @@ lfs_writeifile(struct lfs *fs, struct segment *sp)
 	struct lfs_ifref r;
 	int round, error = 0;
 
-	lfs_writeseg(fs, sp, 0);
+	LFS_ASSERT_SEGLOCK(fs);
+	lfs_writeseg(fs, sp, LFS_PSEG_MORE);
 	if (sp->sg_flags & SEGM_CKP)
 		lfs_clearactive(fs);
 	sp->sg_ifile = 1;
@@ -657,13 +694,28 @@ lfs_writeifile(struct lfs *fs, struct segment *sp)
 			break;
 		if ((error = lfs_writefile(fs, sp, ivp)) != 0)
 			break;
-		lfs_writeseg(fs, sp, round < LFS_IFROUNDS - 1 ? 1 : 2);
+		lfs_writeseg(fs, sp, round < LFS_IFROUNDS - 1 ?
+		    LFS_PSEG_LAST : LFS_PSEG_FINAL);
 		if (!lfs_ifile_dirty(fs))
 			break;
 		lfs_drain(fs, 1);
 	}
 	sp->sg_ifile = 0;
 	return error;
+}
+
+/* Is vp one of the vnodes this write is restricted to (or all)? */
+static int
+lfs_inset(struct segment *sp, struct vnode *vp)
+{
+	int i;
+
+	if (sp->sg_vps == NULL)
+		return 1;
+	for (i = 0; i < sp->sg_nvps; i++)
+		if (sp->sg_vps[i] == vp)
+			return 1;
+	return 0;
 }
 
 /* The dirty vnodes of mp, marked or not, referenced. */
@@ -681,15 +733,8 @@ lfs_collect(struct lfs *fs, struct mount *mp, int marked, int *np)
 		if (vp == fs->lfs_ivnode || vp->v_type == VNON ||
 		    vp->v_type == VBAD || vp->v_data == NULL)
 			continue;
-		if (fs->lfs_sp->sg_flags & SEGM_CLEAN) {	/* markv's only */
-			int i;
-
-			for (i = 0; i < fs->lfs_ncleanvps &&
-			    fs->lfs_cleanvps[i] != vp; i++)
-				continue;
-			if (i == fs->lfs_ncleanvps)
-				continue;
-		}
+		if (!marked && !lfs_inset(fs->lfs_sp, vp))
+			continue;
 		if (((vp->v_flag & VDIROP) != 0) != marked)
 			continue;
 		if (!lfs_vdirty(vp)) {
@@ -773,6 +818,19 @@ lfs_reapheld(struct lfs *fs, struct mount *mp)
 int
 lfs_segwrite(struct mount *mp, int flags)
 {
+	return lfs_segwrite_vnodes(mp, flags, NULL, 0);
+}
+
+/*
+ * The same, with pass 1 restricted to the n vnodes vps (when not NULL):
+ * those lfs_markv moves, the file fsync was given.  Pass 2 writes every
+ * dirop in progress, as before, so what fsync makes durable is the file
+ * and every directory operation before it (as on FFS, whose directory
+ * operations are synchronous).
+ */
+int
+lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
+{
 	struct lfs *fs = VFSTOLFS(mp);
 	struct dlfs *d = &fs->lfs_dlfs;
 	struct segment *sp = fs->lfs_sp;
@@ -791,7 +849,11 @@ lfs_segwrite(struct mount *mp, int flags)
 	lfs_seglock(fs);
 	fs->lfs_stats.segwrites++;
 	sp->sg_flags = flags;
-	sp->sg_dirop = sp->sg_ifile = 0;
+	sp->sg_dirop = sp->sg_ifile = sp->sg_end = 0;
+	if (flags & SEGM_TXN)
+		txn_release_pages(fs);	/* the committing group's pages */
+	sp->sg_vps = vps;
+	sp->sg_nvps = n;
 
 	vps1 = lfs_collect(fs, mp, 0, &n1);
 	error = lfs_writevnodes(fs, sp, vps1, n1);
@@ -802,22 +864,19 @@ lfs_segwrite(struct mount *mp, int flags)
 	if (flags & SEGM_CLEAN)
 		dirop = 0;		/* dirops wait for the next write */
 	if (error == 0 && (dirop || (flags & SEGM_CKP))) {
-		lfs_writeseg(fs, sp, 1);
+		lfs_writeseg(fs, sp, LFS_PSEG_LAST);
 		lfs_drain(fs, 1);
-		fs->lfs_writer = 1;
-		while (fs->lfs_dirops > 0)
-			tsleep(&fs->lfs_dirops, 0, "lfswriter", 0);
-		fs->lfs_writer = 2;
+		lfs_writer_enter(fs);
 		sp->sg_dirop = dirop || fs->lfs_doneops;
 		fs->lfs_doneops = 0;
 		vps2 = lfs_collect(fs, mp, 1, &n2);
 		error = lfs_writevnodes(fs, sp, vps2, n2);
 		if (error == 0)
 			error = lfs_writeifile(fs, sp);
-		fs->lfs_writer = 0;
-		wakeup(&fs->lfs_writer);
+		lfs_writer_leave(fs);
 	}
-	lfs_writeseg(fs, sp, 1);
+	sp->sg_end = 1;
+	lfs_writeseg(fs, sp, LFS_PSEG_LAST);
 	lfs_drain(fs, 1);
 	if (error == 0 && (flags & SEGM_CKP)) {
 		fs->lfs_ckpsb.dlfs_clean = (flags & SEGM_UNMOUNT) != 0;
@@ -826,6 +885,7 @@ lfs_segwrite(struct mount *mp, int flags)
 		fs->lfs_lastckp = lfs_time();
 	}
 	sp->sg_dirop = 0;
+	sp->sg_vps = NULL;
 	/*
 	 * Let the vnodes go before the lock: an unlinked file whose last
 	 * reference was the writer's is freed now, so a sync that waited

@@ -33,8 +33,12 @@
 #include "lfs/lfs_extern.h"
 #include <sys/time.h>
 
-/* The read-write LFS whose statfs f_fsid is *ufsid (a user address). */
-static int
+/*
+ * The read-write LFS whose statfs f_fsid is *ufsid (a user address),
+ * held until lfs_fsidrele: an unmount waits for the calls under way
+ * (they hold its vnodes and its ifile) and refuses new ones (EBUSY).
+ */
+int
 lfs_fsidmount(const fsid_t *ufsid, struct mount **mpp, int rw)
 {
 	struct mount *mp;
@@ -55,9 +59,19 @@ lfs_fsidmount(const fsid_t *ufsid, struct mount **mpp, int rw)
 		*mpp = mp;
 		if (rw)
 			VFSTOLFS(mp)->lfs_cleanerseen = lfs_time();
+		VFSTOLFS(mp)->lfs_calls++;
 		return 0;
 	}
 	return ENOENT;
+}
+
+void
+lfs_fsidrele(struct mount *mp)
+{
+	struct lfs *fs = VFSTOLFS(mp);
+
+	if (--fs->lfs_calls == 0 && mp->mnt_busy)
+		wakeup(&fs->lfs_calls);
 }
 
 /* Copy in a cleaner's BLOCK_INFO array (at most four segments' worth). */
@@ -110,17 +124,12 @@ lfs_curaddr(struct mount *mp, BLOCK_INFO *bip, struct vnode **vpp)
 	return addr;
 }
 
-int
-sys_lfs_bmapv(struct proc *p, struct lfs_bmapv_args *uap, int *retval)
+static int
+lfs_bmapv(struct mount *mp, struct lfs_bmapv_args *uap)
 {
-	struct mount *mp;
 	BLOCK_INFO *bi;
 	int i, error;
 
-	(void)retval;
-	if ((error = suser(p)) != 0 ||
-	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
-		return error;
 	if ((error = lfs_getbinfo(VFSTOLFS(mp), uap->blkiov, uap->blkcnt,
 	    &bi)) != 0)
 		return error;
@@ -136,13 +145,36 @@ static int
 lfs_markblock(struct lfs *fs, struct vnode *vp, BLOCK_INFO *bip)
 {
 	struct buf *bp = getblk(vp, bip->bi_lbn, fs->lfs_dlfs.dlfs_bsize);
+	daddr_t sector;
 	int error;
 
+	if (bp->b_flags & B_TXN) {
+		/*
+		 * A running transaction's page: the copy on disk is its
+		 * before-image, which an abort needs; it stays where it is,
+		 * and so does its segment (thesis 5.2.5.1's cleaner rule).
+		 */
+		brelse(bp);
+		return EBUSY;
+	}
 	if (bp->b_flags & B_DELWRI) {
 		brelse(bp);		/* newer data will be written anyway */
 		return 0;
 	}
 	if (!(bp->b_flags & B_DONE) || (bp->b_flags & B_INVAL)) {
+		/*
+		 * getblk may have slept, and the block been rewritten
+		 * elsewhere meanwhile: the cleaner's copy is good only if the
+		 * block is still where it was read (with the buffer busy, it
+		 * stays there).
+		 */
+		if (ufs_bmaparray(vp, bip->bi_lbn, &sector, NULL) != 0 ||
+		    sector <= 0 ||
+		    lfs_dbtofsb(&fs->lfs_dlfs, sector) != bip->bi_daddr) {
+			bp->b_flags |= B_INVAL;
+			brelse(bp);
+			return 0;
+		}
 		error = copyin(bip->bi_bp, bp->b_data, fs->lfs_dlfs.dlfs_bsize);
 		if (error) {
 			bp->b_flags |= B_INVAL;
@@ -153,19 +185,14 @@ lfs_markblock(struct lfs *fs, struct vnode *vp, BLOCK_INFO *bip)
 	return lfs_bwrite(bp);
 }
 
-int
-sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
+static int
+lfs_markv(struct mount *mp, struct lfs_markv_args *uap, int *retval)
 {
-	struct mount *mp;
-	struct lfs *fs;
+	struct lfs *fs = VFSTOLFS(mp);
 	struct vnode *vp, **vps;
 	BLOCK_INFO *bi;
-	int i, j, n = 0, error;
+	int i, j, n = 0, busy = 0, error;
 
-	if ((error = suser(p)) != 0 ||
-	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
-		return error;
-	fs = VFSTOLFS(mp);
 	if ((error = lfs_getbinfo(fs, uap->blkiov, uap->blkcnt, &bi)) != 0)
 		return error;
 	if (!lfs_cleaner_fits(fs, uap->blkcnt)) {
@@ -182,8 +209,10 @@ sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
 		}
 		if (bi[i].bi_lbn == LFS_UNUSED_LBN)
 			VTOI(vp)->i_flag |= IN_MODIFIED;	/* times kept */
-		else
-			error = lfs_markblock(fs, vp, &bi[i]);
+		else if ((error = lfs_markblock(fs, vp, &bi[i])) == EBUSY) {
+			busy = 1;	/* the rest still move */
+			error = 0;
+		}
 		(*retval)++;
 		for (j = 0; j < n && vps[j] != vp; j++)
 			continue;
@@ -193,40 +222,28 @@ sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
 			vps[n++] = vp;
 	}
 	free(bi);
-	fs->lfs_cleanvps = vps;
-	fs->lfs_ncleanvps = n;
 	if (n > 0) {
-		int e = lfs_segwrite(mp, SEGM_CLEAN | SEGM_SYNC);
+		int e = lfs_segwrite_vnodes(mp, SEGM_CLEAN | SEGM_SYNC, vps, n);
 
 		if (error == 0)
 			error = e;
 		fs->lfs_cleanserial = fs->lfs_dlfs.dlfs_serial;
 	}
-	fs->lfs_cleanvps = NULL;
-	fs->lfs_ncleanvps = 0;
 	for (i = 0; i < n; i++)
 		vrele(vps[i]);
 	free(vps);
-	return error;
+	return error ? error : busy ? EBUSY : 0;
 }
 
-int
-sys_lfs_segclean(struct proc *p, struct lfs_segclean_args *uap, int *retval)
+static int
+lfs_segclean(struct mount *mp, u_int32_t sn)
 {
-	struct mount *mp;
-	struct lfs *fs;
-	struct dlfs *d;
+	struct lfs *fs = VFSTOLFS(mp);
+	struct dlfs *d = &fs->lfs_dlfs;
 	struct lfs_ifref r;
 	SEGUSE *sup;
-	u_int32_t sn = uap->segment;
-	int error;
+	int error = 0;
 
-	(void)retval;
-	if ((error = suser(p)) != 0 ||
-	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
-		return error;
-	fs = VFSTOLFS(mp);
-	d = &fs->lfs_dlfs;
 	if (sn >= d->dlfs_nseg)
 		return EINVAL;
 	/* No checkpoint may still need what was in it. */
@@ -259,6 +276,49 @@ sys_lfs_segclean(struct proc *p, struct lfs_segclean_args *uap, int *retval)
 	return 0;
 }
 
+/* The cleaner's calls: root only, on a held mount (lfs_fsidmount). */
+int
+sys_lfs_bmapv(struct proc *p, struct lfs_bmapv_args *uap, int *retval)
+{
+	struct mount *mp;
+	int error;
+
+	if ((error = suser(p)) != 0 ||
+	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
+		return error;
+	error = lfs_bmapv(mp, uap);
+	lfs_fsidrele(mp);
+	return error;
+}
+
+int
+sys_lfs_markv(struct proc *p, struct lfs_markv_args *uap, int *retval)
+{
+	struct mount *mp;
+	int error;
+
+	if ((error = suser(p)) != 0 ||
+	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
+		return error;
+	error = lfs_markv(mp, uap, retval);
+	lfs_fsidrele(mp);
+	return error;
+}
+
+int
+sys_lfs_segclean(struct proc *p, struct lfs_segclean_args *uap, int *retval)
+{
+	struct mount *mp;
+	int error;
+
+	if ((error = suser(p)) != 0 ||
+	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
+		return error;
+	error = lfs_segclean(mp, uap->segment);
+	lfs_fsidrele(mp);
+	return error;
+}
+
 int
 sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 {
@@ -267,11 +327,8 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 	struct timeval tv;
 	int error, timo = 0;
 
-	(void)retval;
-	if ((error = suser(p)) != 0 ||
-	    (error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
+	if ((error = suser(p)) != 0)
 		return error;
-	fs = VFSTOLFS(mp);
 	if (uap->tv != NULL) {
 		if ((error = copyin(uap->tv, &tv, sizeof(tv))) != 0)
 			return error;
@@ -282,6 +339,11 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 		if (timo == 0)
 			timo = 1;
 	}
+	if ((error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
+		return error;
+	fs = VFSTOLFS(mp);
+	/* Asleep, it holds nothing: counted apart, woken at unmount. */
+	lfs_fsidrele(mp);
 	fs->lfs_cleaners++;
 	error = tsleep(&fs->lfs_cleaners, PCATCH, "segwait", timo);
 	fs->lfs_cleaners--;
@@ -291,61 +353,4 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 		return ENOENT;		/* the file system is going away */
 	}
 	return error == EWOULDBLOCK ? 0 : error;
-}
-
-/* Log blocks not yet written: what avail must add up to. */
-int32_t
-lfs_cleanblocks(struct lfs *fs)
-{
-	struct dlfs *d = &fs->lfs_dlfs;
-	struct lfs_ifref r;
-	int32_t n = lfs_sntod(d, d->dlfs_curseg + 1) - d->dlfs_offset;
-	u_int32_t sn;
-	SEGUSE *sup;
-
-	for (sn = 0; sn < d->dlfs_nseg; sn++) {
-		if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
-			continue;
-		if (!(sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)))
-			n += lfs_sntod(d, sn + 1) - lfs_sbfirstblock(d, sn);
-		lfs_ifput(fs, &r, 0);
-	}
-	return n;
-}
-
-int
-sys_lfsstats(struct proc *p, struct lfsstats_args *uap, int *retval)
-{
-	struct mount *mp;
-	struct lfs *fs;
-	long sb, pb;
-	int error, sn, pn;
-
-	(void)retval;
-	if ((error = lfs_fsidmount(uap->fsidp, &mp, 1)) != 0)
-		return error;
-	fs = VFSTOLFS(mp);
-	lfs_thresholds(&sb, &pb, &sn, &pn);
-	fs->lfs_stats.start_bytes = sb;
-	fs->lfs_stats.stop_bytes = pb;
-	fs->lfs_stats.start_bufs = sn;
-	fs->lfs_stats.stop_bufs = pn;
-	fs->lfs_stats.locked_bufs = locked_queue_count;
-	fs->lfs_stats.locked_bytes = locked_queue_bytes;
-	fs->lfs_stats.clean_segs = fs->lfs_nclean;
-	fs->lfs_stats.bfree = fs->lfs_dlfs.dlfs_bfree;
-	fs->lfs_stats.avail = fs->lfs_dlfs.dlfs_avail;
-	fs->lfs_stats.promised = fs->lfs_nlocked;
-	fs->lfs_stats.cleanblocks = lfs_cleanblocks(fs);
-	memcpy(&fs->lfs_stats.rfw_unclean, fs->lfs_rfwinfo,
-	    sizeof(fs->lfs_rfwinfo));
-	if ((error = copyout(&fs->lfs_stats, uap->buf,
-	    sizeof(fs->lfs_stats))) != 0)
-		return error;
-	if (uap->reset) {
-		if ((error = suser(p)) != 0)
-			return error;
-		memset(&fs->lfs_stats, 0, sizeof(fs->lfs_stats));
-	}
-	return 0;
 }

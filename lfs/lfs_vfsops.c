@@ -160,13 +160,6 @@ lfs_vget(struct mount *mp, ino_t ino, struct vnode **vpp)
 	return ufs_vget_common(mp, ino, &lfs_vnodeops, lfs_readdin, vpp);
 }
 
-static int
-lfs_blksize(struct inode *ip, daddr_t lbn)
-{
-	(void)lbn;			/* no fragments (thesis 6.3.1.1) */
-	return ip->i_ump->um_bsize;
-}
-
 static void
 lfs_freemount(struct ufsmount *ump)
 {
@@ -174,7 +167,7 @@ lfs_freemount(struct ufsmount *ump)
 
 	if (fs->lfs_sp != NULL)
 		lfs_segfree(fs->lfs_sp);
-	free(ump->um_lfs);
+	free(fs);
 	free(ump);
 }
 
@@ -191,6 +184,7 @@ lfs_mountrw(struct lfs *fs, const char *path, int writesb)
 	static int told;
 	u_int32_t sn;
 	SEGUSE *sup;
+	int error;
 
 	fs->lfs_nclean = fs->lfs_ndirty = 0;
 	for (sn = 0; sn < d->dlfs_nseg; sn++) {
@@ -200,6 +194,17 @@ lfs_mountrw(struct lfs *fs, const char *path, int writesb)
 			fs->lfs_ndirty++;
 		else
 			fs->lfs_nclean++;
+		/* The log goes on into dlfs_nextseg: a table that says it
+		 * is in use is damaged, and the writer would fail there
+		 * for good (lfs_newseg), holding every dirty block. */
+		if (sn == d->dlfs_nextseg && sn != d->dlfs_curseg &&
+		    (sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE))) {
+			lfs_ifput(fs, &r, 0);
+			printf("lfs: %s: segment usage table says the next "
+			    "segment %u is in use: run fsck_lfs\n",
+			    fs->lfs_ump->um_fspec, sn);
+			return EIO;
+		}
 		lfs_ifput(fs, &r, 0);
 	}
 	fs->lfs_sp = lfs_segalloc(fs);
@@ -219,14 +224,16 @@ lfs_mountrw(struct lfs *fs, const char *path, int writesb)
 	if (!writesb)
 		return 0;
 	fs->lfs_ckpsb = *d;
-	return lfs_writesuper(fs, &fs->lfs_ckpsb);
+	lfs_seglock(fs);
+	error = lfs_writesuper(fs, &fs->lfs_ckpsb);
+	lfs_segunlock(fs);
+	return error;
 }
 
 /* A new inode, in core only: the map says LFS_UNASSIGNED until written. */
 static int
 lfs_newdin(struct ufsmount *ump, ino_t ino, struct dinode *dp)
 {
-	(void)ump;
 	memset(dp, 0, sizeof(*dp));
 	dp->di_inumber = ino;
 	return 0;
@@ -276,6 +283,7 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	ump = malloc(sizeof(*ump), M_WAITOK | M_ZERO);
 	ump->um_lfs = fs = malloc(sizeof(*fs), M_WAITOK | M_ZERO);
 	fs->lfs_ump = ump;
+	lockinit(&fs->lfs_seglock, "seglock");
 	d = &fs->lfs_dlfs;
 	if ((error = lfs_findsb(devvp, fspec, d, &fs->lfs_sbaddr)) != 0)
 		goto out;
@@ -291,18 +299,16 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	ump->um_dev = devvp->v_rdev;
 	ump->um_devvp = devvp;
 	ump->um_ops = &lfs_ufsops;
-	ump->um_specops = &ufs_specops;
 	ump->um_nindir = d->dlfs_nindir;
 	ump->um_bptrtodb = d->dlfs_fsbtodb;	/* pointers are blocks */
 	ump->um_seqinc = 1;
 	ump->um_bsize = d->dlfs_bsize;
 	ump->um_bshift = d->dlfs_bshift;
-	ump->um_blksize = lfs_blksize;
 	ump->um_maxsymlinklen = d->dlfs_maxsymlinklen;
 	ump->um_maxfilesize = d->dlfs_maxfilesize;
+	ump->um_nbptr = d->dlfs_size;
 	strlcpy(ump->um_fspec, fspec, sizeof(ump->um_fspec));
 	mp->mnt_data = ump;
-	mp->mnt_flag |= MNT_CLUSTERREAD;	/* LFS reads like EFS */
 	mp->mnt_stat.f_fsid.val[0] = devvp->v_rdev;
 	mp->mnt_stat.f_fsid.val[1] = 3;
 	strlcpy(mp->mnt_stat.f_mntfromname, fspec, MNAMELEN);
@@ -334,6 +340,8 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	}
 	fs->lfs_ronly = ronly;
 	TAILQ_INIT(&fs->lfs_inflight);
+	TAILQ_INIT(&fs->lfs_txnq);
+	TAILQ_INIT(&fs->lfs_txnforce);
 	if (!ronly && crashed && (error = lfs_rollforward(fs, &rf)) != 0)
 		printf("lfs_mount: %s: roll-forward failed\n", fspec);
 	if (!ronly && error == 0 &&
@@ -373,6 +381,10 @@ lfs_unmount(struct mount *mp, int flags)
 	struct lfs *fs = ump->um_lfs;
 	int error, i;
 
+	/* A cleaner call under way holds vnodes: let it finish (mnt_busy
+	 * turns new ones away). */
+	while (fs->lfs_calls > 0)
+		tsleep(&fs->lfs_calls, 0, "lfscalls", 0);
 	/* Written vnodes are let go; freeing an unlinked one dirties more. */
 	for (i = 0; !fs->lfs_ronly && i < 4 && lfs_fsdirty(mp); i++)
 		lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC);

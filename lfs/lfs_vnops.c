@@ -1,11 +1,9 @@
 /*
  * LFS vnode operations (4.4BSD lfs_vnops.c): the shared UFS ones, with
  * LFS's answers to thesis table 6-8 behind them (lfs_ufsops), and the
- * directory operations bracketed as thesis 6.3.3 asks: each runs between
- * lfs_dirop_begin and lfs_dirop_end with the vnodes it changes marked,
- * so the segment writer writes them together, with the ifile, in
- * partial segments flagged SS_DIROP.  (In 4.4BSD-Lite2 these wrappers
- * existed but were never put in the table.)
+ * directory operations of lfs_dirop.c, which bracket the UFS ones as
+ * thesis 6.3.3 asks.  (In 4.4BSD-Lite2 those wrappers existed but were
+ * never put in the table.)
  *
  * The ifile is read-only to everyone: it may be read (the cleaner does),
  * never written, truncated, removed or renamed.
@@ -15,10 +13,21 @@
 #include "kern/mount.h"
 #include "kern/buf.h"
 #include "kern/conf.h"
+#include "kern/uio.h"
+#include "kern/proc.h"
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
+#include "lfs/lfs_txn.h"
+#include <sys/stat.h>
 
-#define ISIFILE(vp)	((vp) != NULL && ((vp)->v_flag & VSYSTEM))
+/* A transaction-protected file is read and written in a transaction. */
+static int
+lfs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
+{
+	if (TXN_PROTECTED(vp))
+		return txn_rdwr(vp, uio, ioflag, cred, UIO_READ);
+	return ufs_read(vp, uio, ioflag, cred);
+}
 
 static int
 lfs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
@@ -27,27 +36,53 @@ lfs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 
 	if (ISIFILE(vp))
 		return EPERM;
-	error = ufs_write(vp, uio, ioflag, cred);
+	if (TXN_PROTECTED(vp))
+		error = txn_rdwr(vp, uio, ioflag, cred, UIO_WRITE);
+	else
+		error = ufs_write(vp, uio, ioflag, cred);
 	if (error == 0 && (ioflag & IO_SYNC))
-		error = lfs_segwrite(vp->v_mount, SEGM_SYNC);
+		error = lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC, &vp, 1);
 	return error;
 }
 
-/* fsync writes a partial segment (with any dirop it depends on). */
+/*
+ * fsync writes the file it is given in a partial segment (with the
+ * dirops it takes part in), not everything dirty: a database's log
+ * force must not carry its data pages along.
+ */
 static int
 lfs_fsync(struct vnode *vp, int waitfor)
 {
-	(void)waitfor;
 	if (vp->v_mount->mnt_flag & MNT_RDONLY)
 		return lfs_update(VTOI(vp), 0);
-	return lfs_segwrite(vp->v_mount, SEGM_SYNC);
+	return lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC, &vp, 1);
 }
 
+/*
+ * The ifile's attributes are the file system's.  Transaction protection
+ * (UF_TXN) is LFS's to give, and a protected file's truncation is a
+ * transaction (lfs_txn.c).
+ */
 static int
 lfs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
 {
+	struct inode *ip = VTOI(vp);
+	int error;
+
 	if (ISIFILE(vp))
 		return EPERM;
+	if (va->va_flags != (u_int32_t)VNOVAL) {
+		if (cred->cr_uid != 0 && cred->cr_uid != ip->i_uid)
+			return EPERM;
+		if ((va->va_flags & ~UF_TXN) == 0 &&
+		    (error = txn_setflags(vp, va->va_flags)) != 0)
+			return error;
+	}
+	if (va->va_size != (off_t)VNOVAL && TXN_PROTECTED(vp)) {
+		if ((error = txn_truncate(vp, va->va_size, cred)) != 0)
+			return error;
+		va->va_size = VNOVAL;		/* done */
+	}
 	return ufs_setattr(vp, va, cred);
 }
 
@@ -66,132 +101,48 @@ lfs_strategy(struct buf *bp)
 	return EIO;
 }
 
-/* A dirop making a new vnode: create, mknod, mkdir. */
+/*
+ * blkatoff: the block holding byte offset of a file.  LFS has no
+ * fragments (thesis 6.3.1.1), and reads regular files through
+ * cluster_read, as EFS does: the segment writer lays a file's blocks
+ * out in order.
+ */
 static int
-lfs_dirop_new(int (*op)(struct vnode *, struct vnode **,
-    struct componentname *, struct vattr *), struct vnode *dvp,
-    struct vnode **vpp, struct componentname *cnp, struct vattr *va)
+lfs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
 {
-	int error;
+	struct vnode *vp = ITOV(ip);
+	daddr_t lbn = offset >> ip->i_ump->um_bshift;
+	int bsize = ip->i_ump->um_bsize, error;
 
-	if ((error = lfs_dirop_begin(dvp, 0)) != 0)
-		return error;
-	lfs_mark(dvp);
-	if ((error = op(dvp, vpp, cnp, va)) == 0)
-		lfs_mark(*vpp);
-	lfs_dirop_end(dvp);
-	return error;
-}
-
-/* A dirop on two existing vnodes: remove, rmdir (frees), link. */
-static int
-lfs_dirop_two(int (*op)(struct vnode *, struct vnode *,
-    struct componentname *), struct vnode *dvp, struct vnode *vp,
-    struct componentname *cnp)
-{
-	int error;
-
-	if (ISIFILE(vp))
-		return EPERM;
-	if ((error = lfs_dirop_begin(dvp, op != ufs_link)) != 0)
-		return error;
-	lfs_mark(dvp);
-	lfs_mark(vp);
-	error = op(dvp, vp, cnp);
-	lfs_dirop_end(dvp);
-	return error;
-}
-
-static int
-lfs_create(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
-    struct vattr *va)
-{
-	return lfs_dirop_new(ufs_create, dvp, vpp, cnp, va);
-}
-
-static int
-lfs_mknod(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
-    struct vattr *va)
-{
-	return lfs_dirop_new(ufs_mknod, dvp, vpp, cnp, va);
-}
-
-static int
-lfs_mkdir(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
-    struct vattr *va)
-{
-	return lfs_dirop_new(ufs_mkdir, dvp, vpp, cnp, va);
-}
-
-static int
-lfs_remove(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
-{
-	return lfs_dirop_two(ufs_remove, dvp, vp, cnp);
-}
-
-static int
-lfs_rmdir(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
-{
-	return lfs_dirop_two(ufs_rmdir, dvp, vp, cnp);
-}
-
-static int
-lfs_link(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
-{
-	return lfs_dirop_two(ufs_link, dvp, vp, cnp);
-}
-
-static int
-lfs_symlink(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
-    struct vattr *va, char *target)
-{
-	int error;
-
-	if ((error = lfs_dirop_begin(dvp, 0)) != 0)
-		return error;
-	lfs_mark(dvp);
-	if ((error = ufs_symlink(dvp, vpp, cnp, va, target)) == 0)
-		lfs_mark(*vpp);
-	lfs_dirop_end(dvp);
-	return error;
-}
-
-static int
-lfs_rename(struct vnode *fdvp, struct vnode *fvp, struct componentname *fcnp,
-    struct vnode *tdvp, struct vnode *tvp, struct componentname *tcnp)
-{
-	int error;
-
-	if (ISIFILE(fvp) || ISIFILE(tvp))
-		error = EPERM;
+	*bpp = NULL;
+	if (TXN_PROTECTED(vp) && (error = txn_read_page(ip, lbn)) != 0)
+		return error;		/* its page lock first (thesis 5.2.2) */
+	if (vp->v_type == VREG)
+		error = cluster_read(vp, ip->i_size, lbn, bsize, bpp);
 	else
-		error = lfs_dirop_begin(fdvp, 0);
-	if (error) {
-		/* ufs_rename's contract: it releases the vnodes. */
-		vrele(fdvp);
-		vrele(fvp);
-		vrele(tdvp);
-		if (tvp)
-			vrele(tvp);
-		return error;
-	}
-	lfs_mark(fdvp);
-	lfs_mark(fvp);
-	lfs_mark(tdvp);
-	lfs_mark(tvp);
-	error = ufs_rename(fdvp, fvp, fcnp, tdvp, tvp, tcnp);
-	lfs_dirop_end(fdvp);
-	return error;
+		error = bread(vp, lbn, bsize, bpp);
+	return ufs_blkatoff_end(ip, offset, error, res, bpp);
+}
+
+/*
+ * bwrite: every block waits, locked in the cache, for the segment
+ * writer; a transaction's is kept there until it commits (NO-STEAL).
+ */
+static int
+lfs_ufs_bwrite(struct inode *ip, struct buf *bp, int how)
+{
+	if (TXN_PROTECTED(ITOV(ip)))
+		txn_page_dirty(ip, bp);
+	return lfs_bwrite(bp);
 }
 
 const struct ufs_ops lfs_ufsops = {
-	.uo_blkatoff = ufs_blkatoff,
+	.uo_blkatoff = lfs_blkatoff,
 	.uo_valloc = lfs_valloc,
 	.uo_vfree = lfs_vfree,
 	.uo_truncate = lfs_truncate,
 	.uo_update = lfs_update,
-	.uo_bwrite = lfs_bwrite,
-	.uo_bdwrite = lfs_bwrite,
+	.uo_bwrite = lfs_ufs_bwrite,
 	.uo_vget = lfs_vget,
 	.uo_balloc = lfs_balloc,
 };
@@ -206,7 +157,7 @@ const struct vnodeops lfs_vnodeops = {
 	.vop_access = ufs_access,
 	.vop_getattr = ufs_getattr,
 	.vop_setattr = lfs_setattr,
-	.vop_read = ufs_read,
+	.vop_read = lfs_read,
 	.vop_write = lfs_write,
 	.vop_ioctl = ufs_ioctl,
 	.vop_fsync = lfs_fsync,

@@ -1,8 +1,7 @@
-#!/usr/bin/python3
 """Make a crashed BSD-LFS image for the recovery walk-through
 (doc/lfs-recovery.md): `make crashimage` -> build/crashed-lfs.img.
 
-    qemu/crashimage.py [OUT]
+    python3 -m qemu crashimage [OUT]
 
 A guest makes an LFS on its scratch disk sd1 and works on it (WORKLOAD):
 files and a sync, which is a checkpoint; then, each written by fsync
@@ -26,17 +25,12 @@ lengths) as the first up to N, or it says so.
 from __future__ import annotations
 
 import shutil
-import sys
 from pathlib import Path
 from typing import Optional
 
-TOP = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(TOP / "qemu"))
-sys.path.insert(0, str(TOP / "tests"))
-import lfsdisk  # noqa: E402
-import writelog  # noqa: E402
-from disk import FaultSpec  # noqa: E402
-from guest import Guest  # noqa: E402
+from qemu import lfsdisk, writelog
+from qemu.disk import FaultSpec
+from tests.guest import Guest
 
 SD1_SECTORS = 131072            # 64 MB, as the tests' scratch disks
 
@@ -90,10 +84,8 @@ def run(workdir: Path, faults: FaultSpec) -> Guest:
     """Boot a guest on a blank sd1 and run the workload; with a cut, the
     last step is typed and the power cut waited for."""
     workdir.mkdir(parents=True, exist_ok=True)
-    g = Guest(workdir, sd1_sectors=SD1_SECTORS, faults=faults,
-              kargs="syncinterval=0")
-    g.boot()
-    try:
+    with Guest(workdir, sd1_sectors=SD1_SECTORS, faults=faults,
+               kargs="syncinterval=0") as g:
         for cmd in SETUP:
             g.ok(cmd, timeout=180)
         if faults.cut_after is None:
@@ -102,8 +94,6 @@ def run(workdir: Path, faults: FaultSpec) -> Guest:
             g.send(LAST + "\n")
             if g.disk_servers[1].wait_for_cut(timeout=120) is None:
                 raise RuntimeError("the power cut did not happen")
-    finally:
-        g.close()
     return g
 
 
@@ -152,15 +142,11 @@ def describe(image: Path, cut: Optional[int] = None) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
-    out = Path(argv[0]) if argv else TOP / "build" / "crashed-lfs.img"
+def main(out: Path) -> int:
+    """python3 -m qemu crashimage OUT: make it, say what it holds."""
     work = out.parent / (out.name + ".work")
     shutil.rmtree(work, ignore_errors=True)
     n = make(work, out)
     shutil.rmtree(work, ignore_errors=True)
     print(describe(out, n))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -1,6 +1,6 @@
 """Launch support for timed disks: one nbdkit drive server per disk, and its QEMU args.
 
-API (import as `disk` with qemu/ on sys.path, or as `qemu.disk`):
+API (from qemu import disk):
 
     profile_names() -> list[str]                      # "hp97560", "rz55", "m2361a", "none"
     profile_sectors(profile: str) -> int | None       # exact image size; None for "none"
@@ -52,20 +52,17 @@ import signal
 import socket
 import struct
 import subprocess
-import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Optional
 
+from qemu import drivemodel
+from qemu.writelog import FaultSpec
+
 _HERE = Path(__file__).resolve().parent
-if str(_HERE) not in sys.path:  # drivemodel and writelog are siblings, not a package
-    sys.path.insert(0, str(_HERE))
-
-import drivemodel  # noqa: E402
-from writelog import FaultSpec  # noqa: E402
-
+TOP = _HERE.parent
 DRIVE_PLUGIN = str(_HERE / "drive.py")
 SECTOR = drivemodel.SECTOR
 
@@ -216,6 +213,15 @@ class DiskServer:
         return [self.nbdkit, "-f", "-U", self.sock, "-P", self.pidfile,
                 "--exit-with-parent", "python", DRIVE_PLUGIN, *params]
 
+    def environment(self) -> dict[str, str]:
+        """nbdkit's environment: ours, with the top of the tree first on
+        PYTHONPATH, so that the plugin, which nbdkit runs as a script,
+        imports the package qemu as everything else does."""
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(TOP)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+        return env
+
     def start(self) -> "DiskServer":
         if self.proc is not None:
             return self
@@ -228,7 +234,8 @@ class DiskServer:
         with open(self.log, "ab") as logf:
             # own session: a terminal's Ctrl-C reaches us, and we stop nbdkit in order
             self.proc = subprocess.Popen(self.command(), stdin=subprocess.DEVNULL,
-                                         stdout=logf, stderr=logf, start_new_session=True)
+                                         stdout=logf, stderr=logf, env=self.environment(),
+                                         start_new_session=True)
         with _live_lock:
             _live.add(self)
         try:

@@ -1,12 +1,13 @@
 """nbdkit Python plugin: a raw disk image served with 1992 disk timing and fault injection.
 
-    nbdkit -f -U SOCK python qemu/drive.py image=IMG profile=hp97560 [key=value ...]
+    PYTHONPATH=. nbdkit -f -U SOCK python qemu/drive.py image=IMG profile=hp97560 [key=value ...]
 
 Parameters (all key=value):
     image=PATH        raw image (required). Timed profiles need exactly the profile's
                       size (disk.make_image creates it); profile none takes any size.
     profile=NAME      hp97560 | rz55 | m2361a | none (default none)
-    ctrl_ms=F         override the controller overhead (hp97560: 2.2 default, 1.0 [T92])
+    ctrl_ms=F         override the controller overhead (hp97560: 2.2 default, 1.0 [T92],
+                      the thesis' table 7-1)
     phase_ns=N        spindle index position at CLOCK_MONOTONIC 0 (default 0)
     stats=PATH        one line per request: op lba nsect t_pick t_start t_done t_wake t_io
                       (ns, CLOCK_MONOTONIC; t_io = image I/O finished, before sleeping)
@@ -21,9 +22,10 @@ Parameters (all key=value):
     marker=PATH       file written when the power is cut (default IMAGE.cut)
 
 One request at a time, in arrival order (THREAD_MODEL_SERIALIZE_ALL_REQUESTS; no
-worker threads, so FIFO: DRIVES.md 4). For each request the model (drivemodel.py)
-computes the completion time; the image I/O is done first and the reply waits until
-that absolute deadline (pitfalls P1, P2). Arrival times are not observable (P3): when
+worker threads, so FIFO: qemu/DRIVE.md, "What nbdkit does"). For each request the
+model (drivemodel.py) computes the completion time; the image I/O is done first and
+the reply waits until that absolute deadline (DRIVE.md's pitfalls P1, P2). Arrival
+times are not observable (P3): when
 a deadline passes, the plugin asks the connection socket (FIONREAD) whether the next
 request is already waiting; if so, that request started at this deadline, otherwise
 at the moment nbdkit hands it over. After a power cut every request fails with
@@ -41,19 +43,19 @@ import json
 import os
 import socket
 import struct
-import sys
 import termios
 import threading
 import time
 from typing import Optional
 
-# nbdkit loads this file by path, so make the sibling modules importable.
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nbdkit  # provided by nbdkit's embedded interpreter
 
-import nbdkit  # noqa: E402  (provided by nbdkit's embedded interpreter)
-
-import drivemodel  # noqa: E402
-import writelog  # noqa: E402
+# nbdkit runs this file as a script, in an interpreter whose sys.path does
+# not hold the tree: the launcher (disk.DiskServer) starts nbdkit with the
+# top of the tree on PYTHONPATH, so the package imports as it does
+# everywhere else.  By hand, from the top: PYTHONPATH=. nbdkit ... python
+# qemu/drive.py ...
+from qemu import drivemodel, writelog
 
 API_VERSION = 2
 SECTOR = drivemodel.SECTOR
@@ -151,7 +153,7 @@ class Server:
             os.close(self.fd)
             self.fd = -1
 
-    # ----- timing (DRIVES.md P1, P2, P3) ---------------------------------------------
+    # ----- timing (DRIVE.md pitfalls P1, P2, P3) --------------------------------------
 
     def set_timer_slack(self) -> None:
         """Timer slack 1 ns for the calling thread (the one that sleeps), once per thread."""
@@ -395,7 +397,7 @@ def can_trim(h: int) -> bool:
 
 
 def can_zero(h: int) -> bool:
-    # without it QEMU sends zeroes as ordinary writes: timed, counted and logged (P9)
+    # without it QEMU sends zeroes as ordinary writes: timed, counted and logged (P6)
     return False
 
 

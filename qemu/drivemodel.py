@@ -2,9 +2,10 @@
 
 This module is the drive model of qemu/drive.py (the nbdkit plugin) without any
 nbdkit, sleeping or file I/O, so that host tests can run it on a virtual clock.
-Every equation cites its section of shared/design/DRIVES.md ("D2.5" = section 2.5).
+Every equation cites its section of qemu/DRIVE.md ("E5" = equation E5, "P7" =
+pitfall P7), where the parameters' sources and the equations are written out.
 
-Time is an integer number of nanoseconds on CLOCK_MONOTONIC (D2.3, pitfall P11);
+Time is an integer number of nanoseconds on CLOCK_MONOTONIC (E3, pitfall P7);
 the spindle angle is (t - phase_ns) mod T_rev, so a request's rotational latency
 depends on the absolute time it reaches the drive, exactly as on a real platter.
 
@@ -16,8 +17,10 @@ Public API:
     geometry_for_sectors(sectors) -> (cyls, heads, secs)
     SeekCurve.ms(d), mean_seek_ms(curve, cylinders)
 
-Source tags ([T92], [RW94], [HEC], [TH99], [SEQ], [SIMH], [BSD], [SUN]) are the ones
-of DRIVES.md section 0. "(i)" marks an inference, never a published number.
+Source tags ([T92], [RW94], [HEC], [TH99], [SEQ], [SIMH], [BSD], [SUN]) are listed
+under Sources in qemu/DRIVE.md: [T92] is the thesis, [RW94] Ruemmler and Wilkes, "An
+introduction to disk drive modeling", IEEE Computer 1994. "(i)" marks an inference,
+never a published number.
 """
 
 from __future__ import annotations
@@ -43,7 +46,7 @@ def ms_to_ns(ms: float) -> int:
 
 @dataclass(frozen=True)
 class SeekCurve:
-    """[RW94] seek curve, D2.4: S(0)=0, a + b*sqrt(d) for 1 <= d < d0, c + e*d beyond."""
+    """[RW94] seek curve, E4: S(0)=0, a + b*sqrt(d) for 1 <= d < d0, c + e*d beyond."""
 
     d0: int
     a_ms: float
@@ -70,7 +73,7 @@ def mean_seek_ms(curve: SeekCurve, cylinders: int) -> float:
 
 @dataclass(frozen=True)
 class Identity:
-    """What QEMU's scsi-hd reports (DRIVES.md section 5)."""
+    """What QEMU's scsi-hd reports (DRIVE.md, "What QEMU shows the guest")."""
 
     vendor: str
     product: str
@@ -84,7 +87,7 @@ class Identity:
 
 @dataclass(frozen=True)
 class Mechanism:
-    """Parameters of the mechanical model (D2.1 - D2.8)."""
+    """Parameters of the mechanical model (E1 - E8)."""
 
     rpm: float
     sectors_per_track: int  # N_s
@@ -93,16 +96,16 @@ class Mechanism:
     seek: SeekCurve
     head_switch_ms: float
     track_skew: int  # k_t, sectors
-    cylinder_skew: int  # k_c, total skew across a cylinder boundary, sectors (D2.2)
-    ctrl_ms: float  # controller overhead per command (D2.6)
-    bus_bytes_per_s: int  # host bus rate (D2.6)
-    buffer_bytes: int  # read-ahead track buffer (D2.7)
-    read_fence_bytes: int  # reconnect to the bus once this much is buffered (D2.6)
+    cylinder_skew: int  # k_c, total skew across a cylinder boundary, sectors (E2)
+    ctrl_ms: float  # controller overhead per command (E6)
+    bus_bytes_per_s: int  # host bus rate (E6)
+    buffer_bytes: int  # read-ahead track buffer (E7)
+    read_fence_bytes: int  # reconnect to the bus once this much is buffered (E6)
 
 
 @dataclass(frozen=True)
 class MeanAccess:
-    """Level-1 model (D2.9 (1)): a constant random access time plus a sequential rate."""
+    """Level-1 model (E9 (1)): a constant random access time plus a sequential rate."""
 
     random_access_ms: float  # one random 4 KB access, all included
     sequential_ms_per_4k: float  # each 4 KB that follows the previous request on disk
@@ -142,7 +145,7 @@ HP97560 = Profile(
         tracks_per_cylinder=19,  # [T92] Table 7-1 "cylinder size 19 tracks"
         physical_cylinders=1962,  # [T92] Table 7-1 "disk size 1962 cylinders"
         seek=SeekCurve(
-            d0=383, a_ms=3.24, b_ms=0.400, c_ms=8.00, e_ms=0.008  # [RW94] via [HEC] (D2.4)
+            d0=383, a_ms=3.24, b_ms=0.400, c_ms=8.00, e_ms=0.008  # [RW94] via [HEC] (E4)
         ),
         head_switch_ms=1.6,  # [RW94] via [HEC]
         track_skew=8,  # [T92] Table 7-1, [HEC]
@@ -150,15 +153,15 @@ HP97560 = Profile(
         ctrl_ms=2.2,  # [RW94] via [HEC]; [T92] says 1.0 ms: override with ctrl_ms=1.0
         bus_bytes_per_s=1_600_000,  # [T92] Table 7-1: asynchronous SCSI-I, 1.6 MB/s
         buffer_bytes=128 * 1024,  # [T92] "track buffer 128 KB", [HEC], [TH99]
-        read_fence_bytes=64 * 1024,  # [HEC] "read fence 64 KB"; meaning per D2.6 is (i)
+        read_fence_bytes=64 * 1024,  # [HEC] "read fence 64 KB"; meaning per E6 is (i)
     ),
-    inferred=("read_fence semantics (D2.6)", "read-ahead policy (D2.7)", "no sparing map"),
+    inferred=("read_fence semantics (E6)", "read-ahead policy (E7)", "no sparing map"),
 )
 
 RZ55 = Profile(
     name="rz55",
     description="DEC RZ55 (thesis ch. 5, DECstation 5000/200): geometry sourced, "
-    "mechanism INFERRED (no RZ55 spec found, DRIVES.md 1.2)",
+    "mechanism INFERRED (no RZ55 spec found, qemu/DRIVE.md \"DEC RZ55\")",
     sectors=648_437,  # RZ55_LBN [SIMH]; "300 megabyte" in [T92] 5.3
     identity=Identity(
         vendor="DEC",  # [SIMH]
@@ -230,7 +233,7 @@ def profile_names() -> list[str]:
 
 
 def get_profile(name: str, ctrl_ms: Optional[float] = None) -> Profile:
-    """Look a profile up; ctrl_ms overrides the controller overhead (2.2 vs 1.0 ms, D1.1)."""
+    """Look a profile up; ctrl_ms overrides the controller overhead (2.2 vs 1.0 ms: qemu/DRIVE.md, "HP 97560")."""
     try:
         prof = PROFILES[name]
     except KeyError:
@@ -247,7 +250,7 @@ def geometry_for_sectors(sectors: int) -> tuple[int, int, int]:
     """A plausible (cyls, heads, secs) with cyls*heads*secs <= sectors, for profile none.
 
     Uses the classic 63 sectors/track, 16 heads (255 beyond 504 MB) translation, so
-    the guest sees familiar numbers; QEMU's limits are 65535/255/255 (DRIVES.md 5).
+    the guest sees familiar numbers; QEMU's limits are 65535/255/255 (DRIVE.md, "What QEMU shows the guest").
     """
     if sectors <= 0:
         raise ValueError("image must hold at least one sector")
@@ -284,7 +287,7 @@ class Result:
 
 
 class Drive:
-    """Common interface: one arm, first-come first-served (D2.8, pitfall P4)."""
+    """Common interface: one arm, first-come first-served (E8, pitfall P4)."""
 
     def __init__(self) -> None:
         self.t_free = 0  # completion time of the previous request
@@ -294,7 +297,7 @@ class Drive:
         raise NotImplementedError
 
     def flush(self, t_arrival: int) -> Result:
-        # No write cache: SYNCHRONIZE CACHE has nothing to do (D4, pitfall P5).
+        # No write cache: SYNCHRONIZE CACHE has nothing to do (pitfall P5).
         t = max(t_arrival, self.t_free)
         return Result(t, t, "none")
 
@@ -307,7 +310,7 @@ class NullDrive(Drive):
 
 
 class MeanAccessDrive(Drive):
-    """D2.9 level (1): what thesis ch. 4 assumed for the Fujitsu M2361A."""
+    """E9 level (1): what thesis ch. 4 assumed for the Fujitsu M2361A."""
 
     def __init__(self, mean: MeanAccess) -> None:
         super().__init__()
@@ -328,16 +331,16 @@ class MeanAccessDrive(Drive):
 
 
 # A media segment: sectors [lba0, lba0+count) of one track, passing under the head
-# from t0 on; slot0 is the physical slot of lba0 (D2.2). Sector j of the segment is
+# from t0 on; slot0 is the physical slot of lba0 (E2). Sector j of the segment is
 # under the head from t0 + S(slot0+j) - S(slot0) to t0 + S(slot0+j+1) - S(slot0),
-# with S(x) = x*T_rev // N_s (integer ns, so angles never drift: P11).
+# with S(x) = x*T_rev // N_s (integer ns, so angles never drift: P7).
 Segment = tuple[int, int, int, int]
 # A piece of a request's data: (count, first_done, last_done), done times linear in j.
 Piece = tuple[int, int, int]
 
 
 class _Stream:
-    """The head reading sequentially from lba_from on, starting at t_ready (D2.5, D2.7).
+    """The head reading sequentially from lba_from on, starting at t_ready (E5, E7).
 
     It reads whole tracks; `limit` is where read-ahead stops because the buffer is full.
     Segments are generated lazily, so a stream costs only the tracks someone asks about.
@@ -355,7 +358,7 @@ class _Stream:
         self._track = lba_from // drive.N
 
     def _extend(self, lba_end: int) -> None:
-        """Generate segments up to lba_end, track by track (the loop of D2.5)."""
+        """Generate segments up to lba_end, track by track (the loop of E5)."""
         d = self.d
         while self._next_lba < lba_end:
             track = self._next_lba // d.N
@@ -431,14 +434,14 @@ class _Stream:
 
 
 class MechanicalDrive(Drive):
-    """Levels (2)-(6) of D2.9: seek, rotation, switches and skews, controller, bus, buffer."""
+    """Levels (2)-(6) of E9: seek, rotation, switches and skews, controller, bus, buffer."""
 
     def __init__(self, mech: Mechanism, phase_ns: int = 0, arm_track: int = 0) -> None:
         super().__init__()
         self.m = mech
         self.N = mech.sectors_per_track
         self.H = mech.tracks_per_cylinder
-        self.T = int(round(60 * NS_PER_S / mech.rpm))  # T_rev in ns (D2.3)
+        self.T = int(round(60 * NS_PER_S / mech.rpm))  # T_rev in ns (E3)
         self.phase_ns = phase_ns
         self.ctrl_ns = ms_to_ns(mech.ctrl_ms)
         self.head_switch_ns = ms_to_ns(mech.head_switch_ms)
@@ -448,7 +451,7 @@ class MechanicalDrive(Drive):
         self.buf_sectors = mech.buffer_bytes // SECTOR
         self.fence_sectors = max(1, mech.read_fence_bytes // SECTOR)
         self._skew_per_cyl = mech.cylinder_skew - mech.track_skew
-        # Buffer state (D2.7): sectors [lo, hi) are in the buffer for sure; a stream,
+        # Buffer state (E7): sectors [lo, hi) are in the buffer for sure; a stream,
         # if any, is reading on from hi (stream.lba_from == hi). Without a stream the
         # arm rests on arm_track.
         self.lo = 0
@@ -463,15 +466,15 @@ class MechanicalDrive(Drive):
         return slot * self.T // self.N
 
     def track_offset(self, track: int) -> int:
-        """off(c, h) of D2.2 with track = c*H + h: k_t per track, k_c - k_t more per cylinder."""
+        """off(c, h) of E2 with track = c*H + h: k_t per track, k_c - k_t more per cylinder."""
         return (track * self.m.track_skew + (track // self.H) * self._skew_per_cyl) % self.N
 
     def rot_wait_ns(self, t: int, slot: int) -> int:
-        """wait(t, a) of D2.3: time until slot `slot` comes under the head."""
+        """wait(t, a) of E3: time until slot `slot` comes under the head."""
         return (self.S(slot) - (t - self.phase_ns)) % self.T
 
     def position_ns(self, from_track: int, to_track: int) -> int:
-        """Seek and/or head switch (D2.4); DiskSim's max(seek, head switch) when both."""
+        """Seek and/or head switch (E4); DiskSim's max(seek, head switch) when both."""
         c0, h0 = divmod(from_track, self.H)
         c1, h1 = divmod(to_track, self.H)
         if c0 == c1:
@@ -484,14 +487,14 @@ class MechanicalDrive(Drive):
 
     def media_span(self, t_ready: int, lba: int, nsect: int) -> tuple[int, int]:
         """(first sector starts, last sector done) for one uninterrupted media transfer
-        with the head settled on lba's track at t_ready (D2.5). Does not change state."""
+        with the head settled on lba's track at t_ready (E5). Does not change state."""
         st = _Stream(self, t_ready, lba, lba + nsect)
         return st.start(lba), st.done(lba + nsect - 1)
 
     # -- requests ---------------------------------------------------------------------
 
     def submit(self, op: str, lba: int, nsect: int, t_arrival: int) -> Result:
-        t_start = max(t_arrival, self.t_free)  # FCFS, D2.8
+        t_start = max(t_arrival, self.t_free)  # FCFS, E8
         if op == "r":
             t_done, kind = self._read(lba, nsect, t_start)
         else:
@@ -514,7 +517,7 @@ class MechanicalDrive(Drive):
         return self.stream
 
     def _bus_done(self, t_cmd: int, pieces: list[Piece], n: int) -> int:
-        """Reconnect at the read fence, then stream without overtaking the media (D2.6)."""
+        """Reconnect at the read fence, then stream without overtaking the media (E6)."""
         b = self.bus_sector_ns
         fence = min(n, self.fence_sectors)
         t_bus = t_cmd
@@ -535,12 +538,12 @@ class MechanicalDrive(Drive):
         t_cmd = t_start + self.ctrl_ns
         end = lba + n
         # read ahead from the last requested sector until the buffer holds a full
-        # buffer of read-ahead (D2.7); older data, the request's included, is evicted
+        # buffer of read-ahead (E7); older data, the request's included, is evicted
         new_limit = end + self.buf_sectors
         st = self.stream
         pieces: list[Piece] = []
         if st is not None and self.lo <= lba <= st.limit:
-            # in the read-ahead window: no seek, no fresh rotational wait (D2.7)
+            # in the read-ahead window: no seek, no fresh rotational wait (E7)
             if self.hi > lba:
                 pieces.append((min(end, self.hi) - lba, t_cmd, t_cmd))
             if st.stop_time() >= t_cmd:  # still reading: it simply reads on
@@ -575,7 +578,7 @@ class MechanicalDrive(Drive):
         return self._bus_done(t_cmd, pieces, n), kind
 
     def _write(self, lba: int, n: int, t_start: int) -> int:
-        """No write cache: status after the last sector is on the platter (D2.6).
+        """No write cache: status after the last sector is on the platter (E6).
 
         The data crosses the bus while the arm moves; the media may write a sector only
         once the bus has delivered it (producer/consumer interlock, [WQ]); where it would

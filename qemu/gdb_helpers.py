@@ -105,7 +105,7 @@ class Vnode(gdb.Command):
             bp = bp["b_vnbufs"]["le_next"]
         print(f"vnode {int(vp):#x}: {VTYPES[t] if t < len(VTYPES) else t}, "
               f"usecount {int(vp['v_usecount'])}, "
-              f"{'locked' if int(vp['v_locked']) else 'unlocked'}, "
+              f"{'locked' if int(vp['v_lock']['lk_holder']) else 'unlocked'}, "
               f"flags {int(vp['v_flag']):#x}")
         print(f"  ops {cstr(vp['v_op']['vop_name']) if int(vp['v_op']) else '-'}"
               f", mount {int(vp['v_mount']):#x}, data {int(vp['v_data']):#x}, "

@@ -1,8 +1,9 @@
 """GDB commands for BSD-LFS (loaded by the generated .gdbinit after
 gdb_helpers.py; doc/lfs-recovery.md walks through them).
 
-    lfs-disk [PATH]             the disk image the disk commands read (run.py
-                                sets it to the sd1 it serves); no PATH: show it
+    lfs-disk [PATH]             the disk image the disk commands read (the
+                                launcher sets it to the sd1 it serves); no
+                                PATH: show it
     lfs-sb [EXPR]               a superblock: EXPR a struct lfs * or struct
                                 dlfs * (in core); without, every mounted LFS
     lfs-segsum DADDR            the partial segment whose summary is block DADDR
@@ -29,13 +30,14 @@ from __future__ import annotations
 
 import os
 import struct
-import sys
 
 import gdb
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import lfsdisk  # noqa: E402
-from lfsdisk import LfsError  # noqa: E402
+# GDB sources this file as a script: the commands that load it
+# (qemu/launch.py's gdb_helper_commands, in the generated .gdbinit) put
+# the top of the tree on GDB's sys.path first.
+from qemu import lfsdisk
+from qemu.lfsdisk import LfsError
 
 B_INVAL = 0x00002000
 disk_path: str | None = None
@@ -91,7 +93,7 @@ def mounted_lfs() -> list[tuple[str, gdb.Value]]:
         if cstring(mp["mnt_op"]["vfs_name"]) == "lfs" and int(mp["mnt_data"]):
             ump = mp["mnt_data"].cast(gdb.lookup_type("struct ufsmount")
                                       .pointer())
-            fs = ump["um_lfs"].cast(gdb.lookup_type("struct lfs").pointer())
+            fs = ump["um_u"]["lfs"]        # um_lfs, a macro GDB cannot see
             out.append((cstring(mp["mnt_stat"]["f_mntonname"]), fs))
         mp = mp["mnt_list"]["tqe_next"]
     return out
@@ -342,7 +344,7 @@ class LfsSb(LfsCommand):
                      "lfs_dirops", "lfs_writer", "lfs_nlocked"):
             print(f"{name}\t{int(fs[name])}")
         print(f"lfs_ivnode\t{int(fs['lfs_ivnode']):#x}")
-        print(f"lfs_seglock\t{int(fs['lfs_seglock']):#x}")
+        print(f"lfs_seglock\t{int(fs['lfs_seglock']['lk_holder']):#x}")
 
 
 class LfsSegsum(LfsCommand):

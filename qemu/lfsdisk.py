@@ -1,18 +1,26 @@
 """The BSD-LFS on-disk format (sys/ufs/lfs.h), read from a disk image in
 Python: for the GDB helpers (qemu/gdb_lfs.py), the crashed-image maker
-(qemu/crashimage.py) and the tests.  Nothing here imports gdb.
+(qemu/crashimage.py) and the tests.  It is the only Python that knows the
+format: a test that damages an image on purpose finds where with the
+offsets here and seals what it changed with the checksums here.  Nothing
+here imports gdb.
 
 The structures are decoded from bytes with the layouts the header fixes
-(struct dlfs 448 bytes, struct segsum 48, SEGUSE 16, IFILE 12, struct
-dinode 128), so the same decoder reads a copy on the disk and a copy in
-kernel memory.  The checks mirror lfs/lfs_subr.c (lfs_sscheck) and the
-way dumplfs and the kernel choose the checkpoint: the valid superblock
-copy with the highest serial.  The image may carry a disk label
+(struct dlfs 448 bytes, struct segsum 48, SEGUSE 16, IFILE 12,
+CLEANERINFO 32, struct dinode 128, struct direct), so the same decoder
+reads a copy on the disk and a copy in kernel memory.  Every checksum is
+zlib's CRC-32: a superblock copy's over its first 444 bytes, a summary's
+(ss_sumsum) over the summary block after its first word, a partial
+segment's data (ss_datasum) over all the blocks after the summary.  The
+checks mirror lfs/lfs_subr.c (lfs_sscheck) and the way dumplfs and the
+kernel choose the checkpoint: the valid superblock copy with the highest
+serial.  The image may carry a disk label
 (sys/disklabel.h); partition 'a' is then the file system, else the whole
 image is, as the kernel's default label says.
 """
 from __future__ import annotations
 
+import os
 import struct
 import zlib
 from dataclasses import dataclass, field
@@ -47,12 +55,60 @@ DLFS_FIELDS = (                 # (name, struct format), in header order
     ("offset", "I"), ("nextseg", "I"), ("lastpseg", "I"), ("clean", "I"),
     ("ckpidx", "I"), ("fsmnt", "128s"), ("spare", "32I"), ("cksum", "I"))
 DLFS = struct.Struct("<" + "".join(f for _, f in DLFS_FIELDS))
-SEGSUM = struct.Struct("<IIIIQqHHHH8x")
-FINFO = struct.Struct("<IIII")
+SEGSUM_FIELDS = (               # struct segsum, then 8 spare bytes
+    ("sumsum", "I"), ("datasum", "I"), ("magic", "I"), ("next", "I"),
+    ("serial", "Q"), ("create", "q"), ("nfinfo", "H"), ("ninos", "H"),
+    ("flags", "H"), ("nblocks", "H"))
+SEGSUM = struct.Struct("<" + "".join(f for _, f in SEGSUM_FIELDS) + "8x")
+FINFO_FIELDS = (("nblocks", "I"), ("version", "I"), ("ino", "I"),
+                ("lastlength", "I"))   # then fi_nblocks logical block numbers
+FINFO = struct.Struct("<" + "".join(f for _, f in FINFO_FIELDS))
+SEGUSE_FIELDS = (("nbytes", "I"), ("lastmod", "I"), ("nsums", "H"),
+                 ("ninos", "H"), ("flags", "I"))
 SEGUSE = struct.Struct("<IIHHI")
+IFILE_FIELDS = (("version", "I"), ("daddr", "I"), ("nextfree", "I"))
 IFILE = struct.Struct("<III")
-DINODE = struct.Struct("<HhIQ6i12i3iIiiII8x")
+CLEANERINFO_FIELDS = (("clean", "I"), ("dirty", "I"), ("bfree", "i"),
+                      ("avail", "i"), ("free_head", "I"), ("spare", "3I"))
+DINODE = struct.Struct("<HhIQ6i12i3iIiiII2i")
+# Positions in DINODE's tuple (struct dinode, sys/ufs/dinode.h).
+DI_MODE, DI_NLINK, DI_INUMBER, DI_SIZE, DI_DB, DI_IB = 0, 1, 2, 3, 10, 22
+DI_FLAGS, DI_BLOCKS, DI_GEN = 25, 26, 27
+DIRECT_FIELDS = (("ino", "I"), ("reclen", "H"), ("type", "B"),
+                 ("namlen", "B"))  # struct direct (sys/ufs/dir.h), then the name
+DIRECT = struct.Struct("<IHBB")
+DIRBLKSIZ = 512
 assert DLFS.size == DLFS_SIZE and SEGSUM.size == 48 and DINODE.size == 128
+
+
+def _offsets(fields) -> dict[str, int]:
+    """Where each field of a struct starts (the header's layouts have no
+    padding between fields)."""
+    out, off = {}, 0
+    for name, fmt in fields:
+        out[name] = off
+        off += struct.calcsize("<" + fmt)
+    return out
+
+
+DLFS_OFFSET = _offsets(DLFS_FIELDS)
+SEGSUM_OFFSET = _offsets(SEGSUM_FIELDS)
+FINFO_OFFSET = _offsets(FINFO_FIELDS)
+SEGUSE_OFFSET = _offsets(SEGUSE_FIELDS)
+IFILE_OFFSET = _offsets(IFILE_FIELDS)
+CLEANERINFO_OFFSET = _offsets(CLEANERINFO_FIELDS)
+DIRECT_OFFSET = _offsets(DIRECT_FIELDS)
+DLFS_CKSUM_BYTES = DLFS_OFFSET["cksum"]      # 444: the checksum covers these
+
+
+def set_fields(buf: bytearray, off: int, fields, **values: int) -> None:
+    """Change named fields of the structure at byte off of buf, in place;
+    fields is its table (SEGSUM_FIELDS, FINFO_FIELDS, SEGUSE_FIELDS,
+    IFILE_FIELDS, DIRECT_FIELDS...).  Nothing else changes: a checksum
+    over them is the caller's to reseal (seal_summary, Dlfs.pack)."""
+    offsets, formats = _offsets(fields), dict(fields)
+    for name, v in values.items():
+        struct.pack_into("<" + formats[name], buf, off + offsets[name], v)
 
 
 class LfsError(Exception):
@@ -87,7 +143,19 @@ class Dlfs:
         self.raw = bytes(raw[:DLFS_SIZE])
 
     def cksum_ok(self) -> bool:
-        return zlib.crc32(self.raw[:444]) == self.cksum
+        return zlib.crc32(self.raw[:DLFS_CKSUM_BYTES]) == self.cksum
+
+    def pack(self, **changes) -> bytes:
+        """The 448 bytes of this copy with some fields changed (fs.pack(
+        clean=0)) and the checksum made to match, as a writer would."""
+        values = []
+        for name, fmt in DLFS_FIELDS:
+            v = changes.get(name, getattr(self, name))
+            values += list(v) if isinstance(v, list) else [v]
+        raw = bytearray(DLFS.pack(*values))
+        struct.pack_into("<I", raw, DLFS_CKSUM_BYTES,
+                         zlib.crc32(raw[:DLFS_CKSUM_BYTES]))
+        return bytes(raw)
 
     def check(self) -> Optional[str]:
         """What is wrong with it as a superblock copy (a short form of
@@ -125,6 +193,14 @@ class Dlfs:
     def ifile_lbn(self, ino: int) -> int:
         return self.cleansz + self.segtabsz + ino // self.ifpb
 
+    def ifile_offset(self, ino: int) -> int:
+        """Where inode ino's IFILE entry is in the ifile, in bytes."""
+        return self.ifile_lbn(ino) * self.bsize + (ino % self.ifpb) * IFILE.size
+
+    def seguse_offset(self, sn: int) -> int:
+        """Where segment sn's SEGUSE entry is in the ifile, in bytes."""
+        return self.seguse_lbn(sn) * self.bsize + (sn % self.sepb) * SEGUSE.size
+
     def fsmnt_str(self) -> str:
         return self.fsmnt.split(b"\0", 1)[0].decode("latin-1")
 
@@ -160,11 +236,61 @@ class Summary:
         return flagnames(self.flags, SS_FLAGS)
 
 
+def sumsum(summary: bytes) -> int:
+    """ss_sumsum of a summary block: over everything after that word."""
+    return zlib.crc32(summary[4:])
+
+
+def datasum(blocks: bytes) -> int:
+    """ss_datasum: over the blocks that follow the summary, in order."""
+    return zlib.crc32(blocks)
+
+
+def seal_summary(summary: bytearray, blocks: bytes) -> None:
+    """Set a summary block's two checksums for the blocks after it, as the
+    segment writer does: ss_datasum first, since ss_sumsum covers it."""
+    struct.pack_into("<I", summary, 4, datasum(blocks))
+    struct.pack_into("<I", summary, 0, sumsum(summary))
+
+
+def dirents(blk: bytes) -> list[tuple[str, int]]:
+    """The (name, inode) entries of a directory chunk (DIRBLKSIZ bytes),
+    free space left out; LfsError if the entries do not tile it."""
+    out, off = [], 0
+    while off < DIRBLKSIZ:
+        ino, reclen, _type, namlen = DIRECT.unpack_from(blk, off)
+        if reclen < DIRECT.size:
+            raise LfsError(f"directory entry at {off}: d_reclen {reclen}")
+        if ino:
+            out.append((blk[off + DIRECT.size:off + DIRECT.size + namlen]
+                        .decode(), ino))
+        off += reclen
+    if off != DIRBLKSIZ:
+        raise LfsError(f"directory entries end at {off}, not {DIRBLKSIZ}")
+    return out
+
+
+def direntries(blk: bytes) -> list[tuple[int, int, str]]:
+    """(byte offset, inode, name) of every entry of a directory block,
+    free ones (inode 0) too, following d_reclen to the block's end or to
+    a d_reclen of 0: where an entry is, to change it (set_fields with
+    DIRECT_FIELDS)."""
+    out, off = [], 0
+    while off < len(blk):
+        ino, reclen, _type, namlen = DIRECT.unpack_from(blk, off)
+        if reclen == 0:
+            break
+        name = blk[off + DIRECT.size:off + DIRECT.size + namlen]
+        out.append((off, ino, name.decode("latin-1")))
+        off += reclen
+    return out
+
+
 def parse_summary(fs: Dlfs, raw: bytes) -> Summary:
     """Decode a summary block; .problem says what lfs_sscheck would."""
     raw = bytes(raw[:fs.sumsize])
     s = Summary(*SEGSUM.unpack_from(raw))
-    s.sumsum_ok = zlib.crc32(raw[4:]) == s.sumsum
+    s.sumsum_ok = sumsum(raw) == s.sumsum
     if s.magic != SS_MAGIC:
         s.problem = "bad magic number"
         return s
@@ -208,37 +334,51 @@ class Pseg:
 
 def parse_dinode(raw: bytes) -> dict:
     v = DINODE.unpack_from(raw)
-    return {"mode": v[0], "nlink": v[1], "inumber": v[2], "size": v[3],
-            "db": list(v[10:22]), "ib": list(v[22:25]), "blocks": v[26],
-            "gen": v[27]}
+    return {"mode": v[DI_MODE], "nlink": v[DI_NLINK],
+            "inumber": v[DI_INUMBER], "size": v[DI_SIZE],
+            "db": list(v[DI_DB:DI_DB + NDADDR]), "ib": list(v[DI_IB:DI_IB + 3]),
+            "blocks": v[DI_BLOCKS], "gen": v[DI_GEN]}
 
 
 class Image:
-    """An LFS in an image file, through its newest valid checkpoint."""
+    """An LFS in an image, through its newest valid checkpoint.  The image
+    is a file (a path), or a bytearray in memory that the caller may
+    change: every read sees it as it is then (self.fs, the checkpoint,
+    is read once, at the start).  Offsets are from the start of the file
+    system (self.base bytes into the image)."""
 
-    def __init__(self, path: str):
-        self.path = path
-        try:
-            self.f = open(path, "rb")
-        except OSError as e:
-            raise LfsError(f"cannot open {path}: {e.strerror}") from None
+    def __init__(self, source: str | os.PathLike | bytearray):
+        if isinstance(source, (bytes, bytearray)):
+            self.path, self.f, self.mem = "(memory)", None, source
+        else:
+            self.path, self.mem = str(source), None
+            try:
+                self.f = open(source, "rb")
+            except OSError as e:
+                raise LfsError(f"cannot open {source}: {e.strerror}") from None
         self.base = self._partition_offset()
         self.fs, self.copies = self._checkpoint()
 
     def close(self) -> None:
-        self.f.close()
+        if self.f is not None:
+            self.f.close()
+
+    def _pread(self, off: int, n: int) -> bytes:
+        """n bytes from byte off of the image (short at its end)."""
+        if self.mem is not None:
+            return bytes(self.mem[off:off + n])
+        self.f.seek(off)
+        return self.f.read(n)
 
     def read(self, off: int, n: int) -> bytes:
-        self.f.seek(self.base + off)
-        data = self.f.read(n)
+        data = self._pread(self.base + off, n)
         if len(data) != n:
             raise LfsError(f"{self.path}: cannot read {n} bytes at {off}")
         return data
 
     def _partition_offset(self) -> int:
         """Byte offset of partition 'a' if the image has a label, else 0."""
-        self.f.seek(SECTOR)
-        label = self.f.read(204)
+        label = self._pread(SECTOR, 204)
         if len(label) < 204:
             return 0
         magic, magic2, npart = (struct.unpack_from("<I", label, 0)[0],
@@ -277,19 +417,38 @@ class Image:
         return best or first, copies
 
     # -- blocks and the ifile ---------------------------------------------
-    def block(self, daddr: int) -> bytes:
-        if daddr <= 0 or daddr >= self.fs.size:
-            raise LfsError(f"block {daddr} is outside the file system "
-                           f"(1..{self.fs.size - 1})")
-        return self.read(daddr * self.fs.bsize, self.fs.bsize)
+    def block(self, daddr: int, n: int = 1) -> bytes:
+        """Block daddr (and the n - 1 after it)."""
+        if daddr <= 0 or daddr + n > self.fs.size:
+            raise LfsError(f"block {daddr + n - 1 if daddr > 0 else daddr} "
+                           f"is outside the file system (1..{self.fs.size - 1})")
+        return self.read(daddr * self.fs.bsize, n * self.fs.bsize)
 
-    def dinode(self, daddr: int, ino: int) -> dict:
+    def superblock(self, daddr: int) -> Dlfs:
+        """The superblock copy in block daddr, whatever its state."""
+        return Dlfs(self.read(daddr * self.fs.bsize, DLFS_SIZE))
+
+    def inodes(self, daddr: int) -> dict[int, dict]:
+        """The inodes in block daddr, by number (empty slots left out)."""
+        blk, out = self.block(daddr), {}
+        for i in range(self.fs.inopb):
+            d = parse_dinode(blk[i * DINODE.size:(i + 1) * DINODE.size])
+            if d["inumber"]:
+                out[d["inumber"]] = d
+        return out
+
+    def dinode_offset(self, daddr: int, ino: int) -> int:
+        """Where inode ino is in block daddr, in bytes."""
         blk = self.block(daddr)
         for i in range(self.fs.inopb):
-            d = parse_dinode(blk[i * 128:(i + 1) * 128])
+            d = parse_dinode(blk[i * DINODE.size:(i + 1) * DINODE.size])
             if d["inumber"] == ino and (d["mode"] or ino == LFS_IFILE_INUM):
-                return d
+                return daddr * self.fs.bsize + i * DINODE.size
         raise LfsError(f"inode {ino} is not in block {daddr}")
+
+    def dinode(self, daddr: int, ino: int) -> dict:
+        return parse_dinode(self.read(self.dinode_offset(daddr, ino),
+                                      DINODE.size))
 
     def ifile_block(self, lbn: int) -> tuple[bytes, int]:
         """Block lbn of the checkpoint's ifile and its address (direct and
@@ -314,6 +473,16 @@ class Image:
         blk, _ = self.ifile_block(self.fs.seguse_lbn(sn))
         return SEGUSE.unpack_from(blk, (sn % self.fs.sepb) * SEGUSE.size)
 
+    def ifile_entry_offset(self, ino: int) -> int:
+        """Where inode ino's IFILE entry is on the disk, in bytes."""
+        _, daddr = self.ifile_block(self.fs.ifile_lbn(ino))
+        return daddr * self.fs.bsize + (ino % self.fs.ifpb) * IFILE.size
+
+    def seguse_offset(self, sn: int) -> int:
+        """Where segment sn's SEGUSE entry is on the disk, in bytes."""
+        _, daddr = self.ifile_block(self.fs.seguse_lbn(sn))
+        return daddr * self.fs.bsize + (sn % self.fs.sepb) * SEGUSE.size
+
     # -- the log ----------------------------------------------------------
     def pseg(self, daddr: int) -> Pseg:
         ss = parse_summary(self.fs, self.block(daddr))
@@ -321,9 +490,22 @@ class Image:
         if ss.problem is None and daddr + 1 + ss.nblocks <= self.fs.size:
             crc = 0
             for b in range(daddr + 1, daddr + 1 + ss.nblocks):
-                crc = zlib.crc32(self.block(b), crc)
+                crc = zlib.crc32(self.block(b), crc)     # = datasum(blocks)
             p.datasum_ok = crc == ss.datasum
         return p
+
+    def pseg_of(self, daddr: int) -> int:
+        """The summary block of the partial segment that holds block daddr,
+        found by walking its segment by the summaries' block counts."""
+        fs = self.fs
+        sn = fs.dtosn(daddr)
+        a = fs.sbfirstblock(sn)
+        while a < fs.sntod(sn + 1):
+            nblocks = SEGSUM.unpack_from(self.block(a))[9]
+            if a < daddr <= a + nblocks:
+                return a
+            a += 1 + nblocks
+        raise LfsError(f"block {daddr} is in no partial segment")
 
     def segment(self, sn: int) -> tuple[list[Pseg], str]:
         """The partial segments of segment sn, as dumplfs walks them, and

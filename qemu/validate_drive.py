@@ -1,12 +1,12 @@
-#!/usr/bin/python3
 """Validate the drive server against its own model, and print the model's raw figures.
 
-    validate_drive.py [--profile hp97560] [--requests 10000] [--interarrival-ms 22]
-    validate_drive.py --raw [--profile hp97560] [--gap-ms 0]
+    python3 -m qemu.validate_drive [--profile hp97560] [--requests 10000] [--interarrival-ms 22]
+    python3 -m qemu.validate_drive --raw [--profile hp97560] [--gap-ms 0]
 
-Default mode (DRIVES.md 3.2 step 1 and step 4): replay a DiskSim-style synthetic
-workload (DRIVES.md 3.1: 50% reads, 30% sequential, 30% local, exponential sizes with
-an 8 KB mean, uniform 0-22 ms inter-arrival times) through a live nbdkit server with
+Default mode (qemu/DRIVE.md, "Validation": the model against the live server, and
+the server's lateness): replay a DiskSim-style synthetic workload (DiskSim 4.0's
+validation mix: 50% reads, 30% sequential, 30% local, exponential sizes with an 8 KB
+mean, uniform 0-22 ms inter-arrival times) through a live nbdkit server with
 open-loop arrivals (a request is sent at its arrival time whether or not earlier ones
 have finished; response time = reply - issue), and through the virtual-clock model
 with the same issue times. If the disk cannot keep up (the default 0-22 ms mix is
@@ -40,12 +40,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
-if str(_HERE) not in sys.path:
-    sys.path.insert(0, str(_HERE))
-
-import disk  # noqa: E402
-import drivemodel  # noqa: E402
+from qemu import disk, drivemodel
 
 SECTOR = drivemodel.SECTOR
 
@@ -62,7 +57,8 @@ def disksim_workload(n: int, sectors: int, seed: int, max_gap_ms: float = 22.0,
                      mean_kb: float = 8.0, p_read: float = 0.5, p_seq: float = 0.3,
                      p_local: float = 0.3, local_sd: float = 100.0,
                      max_sectors: int = 128) -> list[Request]:
-    """DiskSim's validation mix (DRIVES.md 3.1); sizes capped at 64 KB like the guest."""
+    """DiskSim's validation mix (DRIVE.md, "Validation"); sizes capped at 64 KB like
+    the guest."""
     rng = random.Random(seed)
     out = []
     t = 0
@@ -85,7 +81,7 @@ def disksim_workload(n: int, sectors: int, seed: int, max_gap_ms: float = 22.0,
     return out
 
 
-# ----- CDF comparison (DRIVES.md 3.1, DiskSim's rms.c) --------------------------------
+# ----- CDF comparison (Ruemmler and Wilkes' demerit, as DiskSim's src/rms.c computes it) -
 
 def quantile(sorted_xs: list[float], q: float) -> float:
     """Response time at quantile q, linearly interpolated."""

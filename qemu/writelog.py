@@ -1,4 +1,3 @@
-#!/usr/bin/python3
 """Write log, fault specifications, and image replay for crash tests.
 
 The drive server (qemu/drive.py) numbers every write it receives 1, 2, 3, ... and can
@@ -7,9 +6,9 @@ The drive server (qemu/drive.py) numbers every write it receives 1, 2, 3, ... an
 This module holds the pieces both the server and the test tools need.
 
 Command line:
-    writelog.py replay BASE_IMAGE LOG N OUT_IMAGE   # OUT = BASE + writes 1..N of LOG
-    writelog.py replay --tear K BASE LOG N OUT      # writes 1..N-1, K sectors of N
-    writelog.py list LOG                            # one line per record
+    python3 -m qemu.writelog replay BASE_IMAGE LOG N OUT_IMAGE  # OUT = BASE + writes 1..N
+    python3 -m qemu.writelog replay --tear K BASE LOG N OUT     # writes 1..N-1, K sectors of N
+    python3 -m qemu.writelog list LOG                           # one line per record
 
 Log format (little-endian), designed to be appended record by record:
     file header  : b"BSDWLOG1"

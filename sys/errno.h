@@ -1,6 +1,6 @@
 /*
  * Error numbers, as 4.4BSD defines them.  The kernel returns these through
- * the carry flag (see syscall.h); libc stores them in errno.
+ * the carry flag (kern/i386/syscall.c); libc stores them in errno.
  */
 #ifndef _SYS_ERRNO_H_
 #define _SYS_ERRNO_H_
@@ -45,6 +45,7 @@
 #define EALREADY	37	/* Operation already in progress */
 #define ENOTSOCK	38	/* Socket operation on non-socket */
 #define EOPNOTSUPP	45	/* Operation not supported */
+#define ENOBUFS		55	/* No buffer space available */
 #define ETIMEDOUT	60	/* Operation timed out */
 #define ELOOP		62	/* Too many levels of symbolic links */
 #define ENAMETOOLONG	63	/* File name too long */
@@ -56,6 +57,7 @@
 #define ENOLCK		77	/* No locks available */
 #define ENOSYS		78	/* Function not implemented */
 #define EFTYPE		79	/* Inappropriate file type or format */
-#define ELAST		79	/* Must be equal largest errno */
+#define ETXNABORT	80	/* Transaction aborted (lfs/lfs_txn.c) */
+#define ELAST		80	/* Must be equal largest errno */
 
 #endif

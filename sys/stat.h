@@ -62,4 +62,10 @@ struct stat {
 #define S_ISLNK(m)	(((m) & S_IFMT) == S_IFLNK)
 #define S_ISSOCK(m)	(((m) & S_IFMT) == S_IFSOCK)
 
+/* st_flags, set by chflags(2): the only one this system has. */
+#define UF_TXN		0x00000020	/* (DI_TXN on disk) transaction-
+					 * protected: reads and
+					 * writes are page-locked, dirty pages
+					 * kept until commit (BSD-LFS only) */
+
 #endif

@@ -80,6 +80,8 @@ CG_FRSUM_OFFSET = 52
 CG_SIZE = 128
 
 DINODE_FMT = "<HhIQiiiiii12i3iIiiII2i"
+# struct direct's header (d_ino, d_reclen, d_type, d_namlen); the name follows
+DIRECT = struct.Struct("<IHBB")
 
 
 @dataclass
@@ -294,12 +296,11 @@ class FFSImage:
             data = self.pread(base, size)
             pos = 0
             while pos < size:
-                d_ino, reclen, d_type, namlen = struct.unpack_from(
-                    "<IHBB", data, pos)
+                d_ino, reclen, d_type, namlen = DIRECT.unpack_from(data, pos)
                 if reclen == 0:
                     raise ValueError(f"directory {ino}: zero reclen")
-                name = data[pos + 8:pos + 8 + namlen].decode(
-                    "utf-8", "replace")
+                name = data[pos + DIRECT.size:pos + DIRECT.size + namlen
+                            ].decode("utf-8", "replace")
                 if d_ino != 0 or include_empty:
                     out.append(DirEntry(name, d_ino, d_type, reclen,
                                         self.offset + base + pos))
@@ -316,6 +317,15 @@ class FFSImage:
             else:
                 raise FileNotFoundError(path)
         return ino
+
+    def set_entry(self, e: DirEntry, **fields: int) -> None:
+        """Change the header fields of entry e on the disk (ino, reclen,
+        type, namlen), nothing else: to damage it on purpose."""
+        off = e.offset - self.offset
+        header = dict(zip(("ino", "reclen", "type", "namlen"),
+                          DIRECT.unpack(self.pread(off, DIRECT.size))))
+        header.update(fields)
+        self.pwrite(off, DIRECT.pack(*header.values()))
 
     def listdir(self, path: str = "/") -> list[str]:
         return sorted(e.name for e in self.entries(self.lookup(path))

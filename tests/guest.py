@@ -12,22 +12,21 @@ from __future__ import annotations
 
 import itertools
 import os
-import shutil
+import socket
 import subprocess
-import sys
 from pathlib import Path
 from typing import Optional
 
 import pexpect
 
+from qemu import disk, launch
+
 TOP = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(TOP / "qemu"))
-import disk  # noqa: E402
-import run as launcher  # noqa: E402
 
 BUILD = TOP / "build"
 BOOT_TIMEOUT = 60
 CMD_TIMEOUT = 120
+PANICKED = r"\nsystem halted"      # what panic() prints last
 
 
 class GuestError(AssertionError):
@@ -39,8 +38,10 @@ class Guest:
                  mem: int = 64, sd1_sectors: int = 131072,
                  faults: Optional[disk.FaultSpec] = None,
                  sd0: Optional[Path] = None, sd1: Optional[Path] = None,
-                 allow_reboot: bool = False, gdb_port: Optional[int] = None):
+                 allow_reboot: bool = False, gdb_port: Optional[int] = None,
+                 kernel: Optional[Path] = None):
         self.workdir = Path(workdir)
+        self.kernel = kernel or BUILD / "kernel"
         self.profile = profile
         self.kargs = kargs
         self.mem = mem
@@ -64,12 +65,12 @@ class Guest:
     # -- lifecycle ---------------------------------------------------------
     def boot(self, wait_prompt: bool = True) -> str:
         """Start the disk servers and QEMU; return the boot messages."""
-        self._servers = launcher.disk_servers(self.sd0, self.sd1, "none",
+        self._servers = launch.disk_servers(self.sd0, self.sd1, "none",
                                               self.profile, self.faults)
         servers = self._servers.__enter__()
         dargs = [a for s in servers for a in s.qemu_args()]
         self.disk_servers = servers
-        cmd = launcher.qemu_command(BUILD / "kernel", dargs, self.mem,
+        cmd = launch.qemu_command(self.kernel, dargs, self.mem,
                                     self.kargs,
                                     serial="chardev:con")
         cmd[1:1] = ["-chardev", "stdio,id=con,signal=off"]
@@ -124,10 +125,13 @@ class Guest:
         self.child.send(text)
 
     def run(self, cmd: str, timeout: float = CMD_TIMEOUT) -> tuple[str, int]:
-        """Run one shell command line; return (output, exit status)."""
+        """Run one shell command line; return (output, exit status).  A
+        kernel panic fails at once, not at the timeout."""
         n = next(self._markers)
         self.child.sendline(f"{cmd} ; echo __E{n}__$?")
-        self.expect(rf"__E{n}__(\d+)\r*\n# ", timeout)
+        if self.expect([rf"__E{n}__(\d+)\r*\n# ", PANICKED], timeout):
+            raise GuestError(f"the kernel panicked during {cmd!r}; "
+                             f"console:\n{self.child.before[-4000:]}")
         status = int(self.child.match.group(1))
         # The console sends \r\n and the host pty adds a \r of its own.
         text = self.child.before.replace("\r", "")
@@ -148,6 +152,13 @@ class Guest:
         self.expect(pexpect.EOF, timeout)
         self.child.close()
         return self.child.exitstatus
+
+
+def free_port() -> int:
+    """A TCP port free now on this host, for a guest's gdbstub."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def copy_sparse(src: Path, dst: Path) -> None:

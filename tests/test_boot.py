@@ -1,5 +1,4 @@
 """Booting, the disks the boot finds, and shutting down."""
-from guest import Guest
 
 
 def test_boot_reaches_root_shell(guest):
@@ -15,35 +14,32 @@ def test_boot_names_each_scsi_disk(guest):
     assert "sd1 at scsibus0 target 1:" in log
 
 
-def test_hp97560_identity_shows_at_boot(tmp_path):
-    with Guest(tmp_path, profile="hp97560") as g:
-        assert ("sd1 at scsibus0 target 1: <HP 97560> 1292MB, 1935 cyl, "
-                "19 head, 72 sec") in g.boot_log
+def test_hp97560_identity_shows_at_boot(guests):
+    g = guests.boot(profile="hp97560")
+    assert ("sd1 at scsibus0 target 1: <HP 97560> 1292MB, 1935 cyl, "
+            "19 head, 72 sec") in g.boot_log
 
 
 def test_halt_powers_off_with_status_0(guest):
     assert guest.halt() == 0
 
 
-def test_reboot_restarts_the_machine(tmp_path):
-    g = Guest(tmp_path, allow_reboot=True)
-    g.boot()
-    try:
-        g.send("reboot\n")
-        g.expect("rebooting")
-        g.expect("4.4BSD-LFS teaching kernel")   # the banner again
-        g.wait_ready()
-        assert g.ok("echo again").strip() == "again"
-    finally:
-        g.close()
+def test_reboot_restarts_the_machine(guests):
+    g = guests.boot(allow_reboot=True)
+    g.send("reboot\n")
+    g.expect("rebooting")
+    g.expect("4.4BSD-LFS teaching kernel")   # the banner again
+    g.wait_ready()
+    assert g.ok("echo again").strip() == "again"
 
 
-def test_buffer_cache_size_from_memory_or_command_line(tmp_path):
-    with Guest(tmp_path, mem=64) as g:
-        assert "buffer cache: 3269 buffers, 6539 KB" in g.boot_log
-    with Guest(tmp_path, kargs="bufcache=2048") as g:
-        assert "buffer cache: 1024 buffers, 2048 KB" in g.boot_log
-        # A small cache still moves a file through whole: recycling works.
-        g.ok("cp /bin/sh /tmp/a && cp /tmp/a /tmp/b")
-        assert g.ok("wc -c < /tmp/b") == g.ok("wc -c < /bin/sh")
-        assert g.ok("od -x /tmp/b | tail -3") == g.ok("od -x /bin/sh | tail -3")
+def test_buffer_cache_size_from_memory_or_command_line(guests):
+    g = guests.boot(mem=64)
+    assert "buffer cache: 3269 buffers, 6539 KB" in g.boot_log
+    g.close()
+    g = guests.boot(kargs="bufcache=2048")
+    assert "buffer cache: 1024 buffers, 2048 KB" in g.boot_log
+    # A small cache still moves a file through whole: recycling works.
+    g.ok("cp /bin/sh /tmp/a && cp /tmp/a /tmp/b")
+    assert g.ok("wc -c < /tmp/b") == g.ok("wc -c < /bin/sh")
+    assert g.ok("od -x /tmp/b | tail -3") == g.ok("od -x /bin/sh | tail -3")

@@ -1,5 +1,5 @@
 """LFS crash recovery at sampled write boundaries (the quick form of make
-crashtest, tests/crash/run.py).
+crashtest, tests/crash).
 
 Each workload is recorded once with a write log; then a fixed-seed sample of
 its crash points (the first, the last and eight others) and two torn writes
@@ -10,14 +10,10 @@ and dumplfs find the file system consistent; the mount rolled forward.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "crash"))
-from record import WORKLOADS  # noqa: E402
-from points import crash_workload, sample  # noqa: E402
+from tests.crash.points import crash_workload, sample
+from tests.crash.record import WORKLOADS
 
 SEED = 1
 POINTS = 8

@@ -9,40 +9,28 @@ from __future__ import annotations
 
 import pytest
 
-from test_iostat import counters
-from test_usertests import check_program
+from tests.fslib import (check_program, ffs, fsck_ffs_clean, iostat_counters,
+                         remount)
 
 MB4 = 4 * 1024 * 1024
 
 
-def make_fs(g, kind: str) -> None:
-    """A fresh file system of kind ("ffs" or "efs") on /mnt."""
-    g.ok(f"newfs {'-E ' if kind == 'efs' else ''}/dev/rsd1a > /dev/null",
-         timeout=120)
-    g.ok("mount /dev/sd1a /mnt")
-
-
-def remount(g) -> None:
-    """Unmount and mount again: the next reads come from the disk."""
-    g.ok("umount /mnt && mount /dev/sd1a /mnt")
-
-
 def io(g) -> dict[str, int]:
     """sd1's counters since the last call (iostat -z zeroes them)."""
-    return counters(g.ok("iostat -z"))["sd1"]
+    return iostat_counters(g.ok("iostat -z"))["sd1"]
 
 
 def test_mount_names_the_layout(guest):
-    make_fs(guest, "efs")
+    ffs(guest, efs=True)
     assert "/dev/sd1a on /mnt (efs, local)" in guest.ok("mount")
     guest.ok("umount /mnt")
-    make_fs(guest, "ffs")
+    ffs(guest)
     assert "/dev/sd1a on /mnt (ffs, local)" in guest.ok("mount")
 
 
 @pytest.mark.parametrize("kind", ["ffs", "efs"])
 def test_reading_and_writing_4mb(guest, kind):
-    make_fs(guest, kind)
+    ffs(guest, efs=kind == "efs")
     io(guest)
     # unmount, not sync: it returns only when every write is done
     guest.ok("dd if=/dev/zero of=/mnt/f bs=64k count=64 2>/dev/null")
@@ -67,7 +55,7 @@ def test_btree_pages_do_not_trigger_maximal_read_ahead(guest):
     22, 23, 41, 42, ...: each page looks like the start of a sequential
     scan.  Read-ahead in 64 KB units would read 16 blocks per page; the
     adaptive window keeps it to a few."""
-    make_fs(guest, "efs")
+    ffs(guest, efs=True)
     guest.ok("dd if=/dev/zero of=/mnt/f bs=64k count=64 2>/dev/null")
     remount(guest)
     pages = [19 * i + (i * i) % 7 for i in range(1, 50)]   # block numbers
@@ -83,21 +71,19 @@ def test_btree_pages_do_not_trigger_maximal_read_ahead(guest):
 
 @pytest.mark.parametrize("kind", ["ffs", "efs"])
 def test_data_survives_mixed_writes_and_a_remount(guest, kind):
-    make_fs(guest, kind)
+    ffs(guest, efs=kind == "efs")
     for seed in (1, 7, 1992):
         check_program(guest, "clustertest", f"-s {seed} -n 300 write /mnt/f{seed}")
     remount(guest)
     for seed in (1, 7, 1992):
         check_program(guest, "clustertest", f"-s {seed} -n 300 verify /mnt/f{seed}")
     guest.ok("umount /mnt")
-    out, status = guest.run("fsck_ffs -n /dev/rsd1a")
-    assert status == 0 and "UNEXPECTED" not in out, out
+    fsck_ffs_clean(guest)
 
 
 def test_fstests_on_efs(guest):
     """The file-system suite (tests/prog/fstests) on EFS."""
-    make_fs(guest, "efs")
+    ffs(guest, efs=True)
     check_program(guest, "fstests", "-d /mnt")
     guest.ok("umount /mnt")
-    out, status = guest.run("fsck_ffs -n /dev/rsd1a")
-    assert status == 0 and "UNEXPECTED" not in out, out
+    fsck_ffs_clean(guest)

@@ -7,26 +7,10 @@ host must mount read-write and stay consistent.
 """
 from __future__ import annotations
 
-import re
-import subprocess
-from pathlib import Path
-
-from guest import Guest
-from test_lfs import dumplfs_ok
-from test_lfs_cleaner import lfs
-from test_usertests import check_program
-
-BUILD = Path(__file__).resolve().parent.parent / "build"
-SUMMARY = re.compile(r"^fsck_lfs: /dev/rsd1a: (\d+) files, (\d+) blocks, "
-                     r"(\d+) free; (\d+) problems(, \d+ repaired)?$", re.M)
-
-
-def fsck(g: Guest, *opts: str) -> str:
-    """fsck_lfs that must find nothing wrong; its output."""
-    out = g.ok(f"fsck_lfs {' '.join(opts)} /dev/rsd1a", timeout=300)
-    m = SUMMARY.search(out)
-    assert m and m.group(4) == "0", out
-    return out
+from tests.fslib import (FSCK_LFS_SUMMARY, check_program, dumplfs_ok,
+                         fsck_lfs_clean, lfs)
+from tests.guest import Guest
+from tests.host.tools import HOSTBIN, MB, damage_all, newfs_lfs, run
 
 
 def populate(g: Guest) -> None:
@@ -46,11 +30,11 @@ def test_mounted_and_unmounted_file_system_checks_out(guest):
     guest.ok("mount -t lfs /dev/sd1a /mnt")
     populate(guest)
     guest.ok("sync")
-    fsck(guest, "-n")
+    fsck_lfs_clean(guest, "-n")
     guest.ok("umount /mnt")
-    out = fsck(guest)
+    out = fsck_lfs_clean(guest)
     assert "note:" not in out, out
-    files = int(SUMMARY.search(out).group(1))
+    files = int(FSCK_LFS_SUMMARY.search(out).group(1))
     # the ifile, root, lost+found, a, b, d, f, sym, longsym, big, 8 fN
     assert files == 18, out
     dumplfs_ok(guest)
@@ -62,39 +46,28 @@ def test_aged_file_system_checks_out(guest):
     lfs(guest)
     check_program(guest, "agetest", "-s 5 -g 2 -l 70 -h 85 -t /tmp/tab run /mnt")
     guest.ok("sync")
-    fsck(guest, "-n")
+    fsck_lfs_clean(guest, "-n")
     guest.ok("umount /mnt")
-    out = fsck(guest, "-n")
+    out = fsck_lfs_clean(guest, "-n")
     assert "note:" not in out, out
-    out = fsck(guest, "-y")
+    out = fsck_lfs_clean(guest, "-y")
     assert out.rstrip().endswith("0 problems, 0 repaired"), out
 
 
-def test_repaired_image_mounts_read_write(tmp_path):
+def test_repaired_image_mounts_read_write(tmp_path, guests):
     """A host image damaged (link count, segment usage, free list) and
     repaired by fsck_lfs -y: the kernel mounts it read-write, writes to
     it, and afterwards fsck_lfs and dumplfs find it consistent."""
-    import sys
-    sys.path.insert(0, str(Path(__file__).resolve().parent / "host"))
-    from test_fsck_lfs import damage_all, newfs   # noqa: E402
-
     img = tmp_path / "sd1src.img"
-    newfs(BUILD / "host", img, 131072 * 512)
+    newfs_lfs(HOSTBIN, img, 64 * MB)
     damage_all(img)
-    p = subprocess.run([str(BUILD / "host" / "fsck_lfs"), "-y", str(img)],
-                       capture_output=True, text=True)
-    assert p.returncode == 0, p.stdout + p.stderr
-    (tmp_path / "g").mkdir()
-    g = Guest(tmp_path / "g", sd1=img)
-    g.boot()
-    try:
-        g.ok("mount -t lfs /dev/sd1a /mnt")
-        populate(g)
-        g.ok("umount /mnt")
-        fsck(g)
-        dumplfs_ok(g)
-    finally:
-        g.close()
+    run(HOSTBIN, "fsck_lfs", "-y", img)
+    g = guests.boot(tmp_path / "g", sd1=img)
+    g.ok("mount -t lfs /dev/sd1a /mnt")
+    populate(g)
+    g.ok("umount /mnt")
+    fsck_lfs_clean(g)
+    dumplfs_ok(g)
 
 
 def test_checking_a_busy_mounted_file_system(guest):
@@ -107,8 +80,8 @@ def test_checking_a_busy_mounted_file_system(guest):
              " cp /mnt/big /mnt/c$i; sync; rm /mnt/c$i; sync; done;"
              " echo DONE > /tmp/w) > /dev/null 2>&1 & )")
     for _ in range(4):
-        fsck(guest, "-n")
+        fsck_lfs_clean(guest, "-n")
     guest.ok("while [ ! -f /tmp/w ]; do sleep 1; done", timeout=300)
     guest.ok("umount /mnt")
-    out = fsck(guest)
+    out = fsck_lfs_clean(guest)
     assert "note:" not in out, out

@@ -1,75 +1,63 @@
 """GDB against the running kernel: a breakpoint in a file-system
 operation during a shell command, and the helpers a student uses there."""
-import socket
-
 import pexpect
 
-from guest import BUILD, TOP, Guest
+from tests.guest import BUILD, TOP, free_port
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def test_breakpoint_in_ufs_mkdir_and_helpers(tmp_path):
+def test_breakpoint_in_ufs_mkdir_and_helpers(guests):
     port = free_port()
-    with Guest(tmp_path, gdb_port=port) as g:
-        gdb = pexpect.spawn("gdb", [
-            "-batch", "-nx",
-            "-ex", f"file {BUILD / 'kernel'}",
-            "-ex", f"target remote 127.0.0.1:{port}",
-            "-ex", f"source {TOP / 'qemu' / 'gdb_helpers.py'}",
-            "-ex", "break ufs_mkdir",
-            "-ex", "continue",
-            "-ex", "ps",
-            "-ex", "bufq",
-            "-ex", "vnode dvp",
-            "-ex", "inode dvp->v_data",
-            "-ex", "bt 3",
-            "-ex", "delete",
-            "-ex", "detach"], encoding="utf-8", timeout=120)
-        # The breakpoint is set before "continue"; typed input waits in
-        # QEMU's serial buffer while the machine is stopped.
-        gdb.expect("Breakpoint 1 at")
-        g.send("mkdir /tmp/fromgdb\n")
-        gdb.expect(pexpect.EOF)
-        out = gdb.before
-        assert "Breakpoint 1, ufs_mkdir" in out, out
-        assert "mkdir*" in out            # ps marks the running process
-        assert " init" in out and "SSLEEP" in out
-        assert "LOCKED" in out and "LRU" in out and "EMPTY" in out
-        assert "VDIR" in out and "ops ffs" in out   # /tmp's vnode
-        assert "mode 0o41777" in out       # /tmp's inode: sticky dir
-        assert "sys_mkdir" in out          # the backtrace
-        g.expect(r"# ")
-        assert g.ok("ls -d /tmp/fromgdb").strip() == "/tmp/fromgdb"
+    g = guests.boot(gdb_port=port)
+    gdb = pexpect.spawn("gdb", [
+        "-batch", "-nx",
+        "-ex", f"file {BUILD / 'kernel'}",
+        "-ex", f"target remote 127.0.0.1:{port}",
+        "-ex", f"source {TOP / 'qemu' / 'gdb_helpers.py'}",
+        "-ex", "break ufs_mkdir",
+        "-ex", "continue",
+        "-ex", "ps",
+        "-ex", "bufq",
+        "-ex", "vnode dvp",
+        "-ex", "inode dvp->v_data",
+        "-ex", "bt 3",
+        "-ex", "delete",
+        "-ex", "detach"], encoding="utf-8", timeout=120)
+    # The breakpoint is set before "continue"; typed input waits in
+    # QEMU's serial buffer while the machine is stopped.
+    gdb.expect("Breakpoint 1 at")
+    g.send("mkdir /tmp/fromgdb\n")
+    gdb.expect(pexpect.EOF)
+    out = gdb.before
+    assert "Breakpoint 1, ufs_mkdir" in out, out
+    assert "mkdir*" in out            # ps marks the running process
+    assert " init" in out and "SSLEEP" in out
+    assert "LOCKED" in out and "LRU" in out and "EMPTY" in out
+    assert "VDIR" in out and "ops ffs" in out   # /tmp's vnode
+    assert "mode 0o41777" in out       # /tmp's inode: sticky dir
+    assert "sys_mkdir" in out          # the backtrace
+    g.expect(r"# ")
+    assert g.ok("ls -d /tmp/fromgdb").strip() == "/tmp/fromgdb"
 
 
-def test_kernel_fault_panics_with_frame_and_backtrace(tmp_path):
+def test_kernel_fault_panics_with_frame_and_backtrace(guests):
     """GDB breaks the root vnode's operation table; the next path lookup
     faults in the kernel, which must print the trap frame and a symbolic
     backtrace, then (panic=poweroff) power off."""
     port = free_port()
-    g = Guest(tmp_path, gdb_port=port, kargs="panic=poweroff")
-    g.boot()
-    try:
-        gdb = pexpect.spawn("gdb", [
-            "-batch", "-nx",
-            "-ex", f"file {BUILD / 'kernel'}",
-            "-ex", f"target remote 127.0.0.1:{port}",
-            "-ex", "set var rootvnode->v_op = (void *)0x10",
-            "-ex", "detach"], encoding="utf-8", timeout=60)
-        gdb.expect(pexpect.EOF)
-        g.send("ls /\n")
-        g.expect("system halted")
-        log = g.child.before
-        assert "trap 14 (page fault)" in log, log
-        assert "eip 0x" in log and "esp 0x" in log
-        assert "backtrace:" in log
-        assert "namei+0x" in log          # the caller, by name
-        assert "panic: kernel mode trap 14" in log
-        g.expect(pexpect.EOF)             # powered off
-    finally:
-        g.close()
+    g = guests.boot(gdb_port=port, kargs="panic=poweroff")
+    gdb = pexpect.spawn("gdb", [
+        "-batch", "-nx",
+        "-ex", f"file {BUILD / 'kernel'}",
+        "-ex", f"target remote 127.0.0.1:{port}",
+        "-ex", "set var rootvnode->v_op = (void *)0x10",
+        "-ex", "detach"], encoding="utf-8", timeout=60)
+    gdb.expect(pexpect.EOF)
+    g.send("ls /\n")
+    g.expect("system halted")
+    log = g.child.before
+    assert "trap 14 (page fault)" in log, log
+    assert "eip 0x" in log and "esp 0x" in log
+    assert "backtrace:" in log
+    assert "namei+0x" in log          # the caller, by name
+    assert "panic: kernel mode trap 14" in log
+    g.expect(pexpect.EOF)             # powered off

@@ -12,26 +12,15 @@ then what the helpers said.
 from __future__ import annotations
 
 import re
-import socket
-import sys
 
 import pexpect
 
-from guest import BUILD, TOP, Guest
-
-sys.path.insert(0, str(TOP / "qemu"))
-import crashimage  # noqa: E402
-import lfsdisk  # noqa: E402
+from qemu import crashimage, launch, lfsdisk
+from tests.guest import BUILD, TOP, free_port
 
 ACCEPT_COMMENT = "/* GDB: a partial segment is accepted here */"
 NEW_INO = 7         # /mnt/new: the first inode made after the checkpoint
 APPENDED_INO = 5    # /mnt/src/a: the file the no-dirop fsync wrote
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def accept_line() -> int:
@@ -98,8 +87,7 @@ def gdb_walk(port: int, image, tmp_path) -> pexpect.spawn:
         "-ex", "set pagination off",
         "-ex", f"file {BUILD / 'kernel'}",
         "-ex", f"target remote 127.0.0.1:{port}",
-        "-ex", f"source {TOP / 'qemu' / 'gdb_helpers.py'}",
-        "-ex", f"source {TOP / 'qemu' / 'gdb_lfs.py'}",
+        *(a for c in launch.gdb_helper_commands() for a in ("-ex", c)),
         "-ex", f"lfs-disk {image}",
         "-ex", f"break lfs_rfw.c:{accept_line()}",
         "-ex", "break lfs_rfw_apply",
@@ -129,7 +117,7 @@ def field(text: str, name: str) -> str:
     return m.group(1)
 
 
-def test_walkthrough_of_lfs_roll_forward(tmp_path):
+def test_walkthrough_of_lfs_roll_forward(tmp_path, guests):
     image = tmp_path / "crashed-lfs.img"
     cut = crashimage.make(tmp_path / "make", image)
     print(crashimage.describe(image, cut))
@@ -141,76 +129,71 @@ def test_walkthrough_of_lfs_roll_forward(tmp_path):
                      "DIROP,CONT"], flags
 
     port = free_port()
-    (tmp_path / "walk").mkdir()
-    g = Guest(tmp_path / "walk", sd1=image, gdb_port=port)
-    g.boot()
-    try:
-        gdb = gdb_walk(port, g.sd1, tmp_path)
-        gdb.expect("Breakpoint 3 at")       # all set before the mount
-        g.send("mount -t lfs /dev/sd1a /mnt\n")
-        gdb.expect(pexpect.EOF)
-        out = gdb.before.replace("\r", "")
-        (tmp_path / "gdb.out").write_text(out)     # for a failed run
-        assert "Traceback" not in out and "== END" in out, out
-        seen = stops(out)
-        assert seen[0][0] == "before the mount"
-        assert "lfs-sb: no LFS is mounted" in seen[0][1]
-        bad = out.split("== BAD INPUT")[1].split("== STOP")[0]
-        for _, answer in BAD_INPUT:
-            assert answer in bad, bad
-        accepts = [(s, t) for s, t in seen if s.startswith("accept")]
-        applies = [(s, t) for s, t in seen if s.startswith("apply")]
+    g = guests.boot(tmp_path / "walk", sd1=image, gdb_port=port)
+    gdb = gdb_walk(port, g.sd1, tmp_path)
+    gdb.expect("Breakpoint 3 at")       # all set before the mount
+    g.send("mount -t lfs /dev/sd1a /mnt\n")
+    gdb.expect(pexpect.EOF)
+    out = gdb.before.replace("\r", "")
+    (tmp_path / "gdb.out").write_text(out)     # for a failed run
+    assert "Traceback" not in out and "== END" in out, out
+    seen = stops(out)
+    assert seen[0][0] == "before the mount"
+    assert "lfs-sb: no LFS is mounted" in seen[0][1]
+    bad = out.split("== BAD INPUT")[1].split("== STOP")[0]
+    for _, answer in BAD_INPUT:
+        assert answer in bad, bad
+    accepts = [(s, t) for s, t in seen if s.startswith("accept")]
+    applies = [(s, t) for s, t in seen if s.startswith("apply")]
 
-        # Every valid partial segment after the checkpoint, in order;
-        # serials one by one from the checkpoint's; lfs-segsum finds the
-        # in-memory summary's block on the disk, the daddr GDB shows.
-        assert len(accepts) == len(after)
-        for i, (stop, text) in enumerate(accepts):
-            assert stop == f"accept daddr {after[i].daddr}", stop
-            assert re.search(rf"^pseg\t{after[i].daddr} \(in memory at "
-                             rf"0x[0-9a-f]+\) serial {ckp.serial + 1 + i} "
-                             rf".* flags {flags[i]} ", text, flags=re.M), text
-            assert "sumsum\tok" in text and "datasum\tok" in text
-            assert field(text, "serial") == str(ckp.serial)    # lfs-sb fs
-            # Before the ifile is read: the checkpoint's map, which
-            # does not know the new file.
-            assert re.search(rf"^inomap\t{NEW_INO} version \d+ daddr 0 .*"
-                             rf"\(disk block \d+, checkpoint serial "
-                             rf"{ckp.serial}\)", text, flags=re.M), text
+    # Every valid partial segment after the checkpoint, in order;
+    # serials one by one from the checkpoint's; lfs-segsum finds the
+    # in-memory summary's block on the disk, the daddr GDB shows.
+    assert len(accepts) == len(after)
+    for i, (stop, text) in enumerate(accepts):
+        assert stop == f"accept daddr {after[i].daddr}", stop
+        assert re.search(rf"^pseg\t{after[i].daddr} \(in memory at "
+                         rf"0x[0-9a-f]+\) serial {ckp.serial + 1 + i} "
+                         rf".* flags {flags[i]} ", text, flags=re.M), text
+        assert "sumsum\tok" in text and "datasum\tok" in text
+        assert field(text, "serial") == str(ckp.serial)    # lfs-sb fs
+        # Before the ifile is read: the checkpoint's map, which
+        # does not know the new file.
+        assert re.search(rf"^inomap\t{NEW_INO} version \d+ daddr 0 .*"
+                         rf"\(disk block \d+, checkpoint serial "
+                         rf"{ckp.serial}\)", text, flags=re.M), text
 
-        # lfs_rfw_apply: only the no-dirop partial segment after the
-        # newest ifile; the ifile in use already knows the new file.
-        assert [int(s.split()[-1]) for s, _ in applies] == [after[4].daddr]
-        text = applies[0][1]
-        assert f"finfo\tino {APPENDED_INO} " in text
-        assert re.search(rf"^inomap\t{NEW_INO} version \d+ daddr "
-                         rf"{after[0].ss.inoaddrs[0]} ", text, flags=re.M)
-        assert field(text, "serial") == str(ckp.serial)
-        assert field(text, "idaddr") == str(after[3].ss.inoaddrs[0])
+    # lfs_rfw_apply: only the no-dirop partial segment after the
+    # newest ifile; the ifile in use already knows the new file.
+    assert [int(s.split()[-1]) for s, _ in applies] == [after[4].daddr]
+    text = applies[0][1]
+    assert f"finfo\tino {APPENDED_INO} " in text
+    assert re.search(rf"^inomap\t{NEW_INO} version \d+ daddr "
+                     rf"{after[0].ss.inoaddrs[0]} ", text, flags=re.M)
+    assert field(text, "serial") == str(ckp.serial)
+    assert field(text, "idaddr") == str(after[3].ss.inoaddrs[0])
 
-        # Mounted: the roll-forward's checkpoint, the appended file's
-        # inode where the applied partial segment put it, the log's
-        # segment in use.
-        assert seen[-1][0] == "mounted"
-        text = seen[-1][1]
-        assert "superblock\t/mnt: struct lfs" in text
-        assert int(field(text, "serial")) > after[-1].ss.serial
-        assert re.search(rf"^inomap\t{APPENDED_INO} version \d+ daddr "
-                         rf"{after[4].ss.inoaddrs[0]} .*\(in core",
-                         text, flags=re.M), text
-        assert re.search(r"^segment\t0 dirty,active,superblock .*\(in core",
-                         text, flags=re.M), text
-        assert "flags\t0x7 ACTIVE|DIRTY|SUPERBLOCK" in text
+    # Mounted: the roll-forward's checkpoint, the appended file's
+    # inode where the applied partial segment put it, the log's
+    # segment in use.
+    assert seen[-1][0] == "mounted"
+    text = seen[-1][1]
+    assert "superblock\t/mnt: struct lfs" in text
+    assert int(field(text, "serial")) > after[-1].ss.serial
+    assert re.search(rf"^inomap\t{APPENDED_INO} version \d+ daddr "
+                     rf"{after[4].ss.inoaddrs[0]} .*\(in core",
+                     text, flags=re.M), text
+    assert re.search(r"^segment\t0 dirty,active,superblock .*\(in core",
+                     text, flags=re.M), text
+    assert "flags\t0x7 ACTIVE|DIRTY|SUPERBLOCK" in text
 
-        g.expect(r"rolled forward 5 partial segments, discarded 1 of an "
-                 r"unfinished dirop")
-        g.expect(r"# ")
-        assert g.ok("cat /mnt/src/a /mnt/new /mnt/dir/f").split() == \
-            ["one", "five", "three", "four"]
-        assert g.ok("ls -i /mnt/new").split()[0] == str(NEW_INO)
-        assert g.ok("ls -i /mnt/src/a").split()[0] == str(APPENDED_INO)
-        # The unfinished dirop (mkdir /mnt/lost) is gone.
-        assert g.ok("ls /mnt").split() == ["dir", "ifile", "lost+found",
-                                           "new", "src"]
-    finally:
-        g.close()
+    g.expect(r"rolled forward 5 partial segments, discarded 1 of an "
+             r"unfinished dirop")
+    g.expect(r"# ")
+    assert g.ok("cat /mnt/src/a /mnt/new /mnt/dir/f").split() == \
+        ["one", "five", "three", "four"]
+    assert g.ok("ls -i /mnt/new").split()[0] == str(NEW_INO)
+    assert g.ok("ls -i /mnt/src/a").split()[0] == str(APPENDED_INO)
+    # The unfinished dirop (mkdir /mnt/lost) is gone.
+    assert g.ok("ls /mnt").split() == ["dir", "ifile", "lost+found",
+                                       "new", "src"]

@@ -9,18 +9,9 @@ from __future__ import annotations
 
 import re
 
-COLUMNS = ("reads", "writes", "sreads", "swrites", "rsectors", "wsectors")
+from tests.fslib import IOSTAT_COLUMNS, iostat_counters
+
 SECTOR = 512
-
-
-def counters(out: str) -> dict[str, dict[str, int]]:
-    """iostat's table: disk name -> the counts of COLUMNS."""
-    table = {}
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 10 and re.fullmatch(r"sd\d", f[0]):
-            table[f[0]] = dict(zip(COLUMNS, map(int, f[1:7])))
-    return table
 
 
 def log_entries(out: str) -> list[dict[str, object]]:
@@ -37,7 +28,7 @@ def log_entries(out: str) -> list[dict[str, object]]:
 
 
 def test_iostat_lists_every_disk(guest):
-    table = counters(guest.ok("iostat"))
+    table = iostat_counters(guest.ok("iostat"))
     assert set(table) == {"sd0", "sd1"}, table
     assert table["sd0"]["reads"] > 0, "booting read the root disk"
 
@@ -45,11 +36,11 @@ def test_iostat_lists_every_disk(guest):
 def test_raw_reads_count_exactly_what_dd_read(guest):
     blocks, bsize, skip = 7, 8192, 3
     guest.ok("iostat -z 1")
-    assert counters(guest.ok("iostat 1"))["sd1"] == dict.fromkeys(COLUMNS, 0), \
+    assert iostat_counters(guest.ok("iostat 1"))["sd1"] == dict.fromkeys(IOSTAT_COLUMNS, 0), \
         "iostat -z did not zero the counters"
     guest.ok(f"dd if=/dev/rsd1c of=/dev/null bs={bsize} count={blocks} skip={skip}")
     out = guest.ok("iostat -l 1")
-    sd1 = counters(out)["sd1"]
+    sd1 = iostat_counters(out)["sd1"]
     assert sd1 == {"reads": blocks, "writes": 0, "sreads": blocks, "swrites": 0,
                    "rsectors": blocks * bsize // SECTOR, "wsectors": 0}, out
 
@@ -69,7 +60,7 @@ def test_raw_writes_count_exactly_what_dd_wrote(guest):
     guest.ok(f"dd if=/dev/zero of=/dev/rsd1c bs={bsize} count={blocks} seek=100 "
              "conv=notrunc")
     out = guest.ok("iostat -n 3 sd1")
-    assert counters(out)["sd1"] == {"reads": 0, "writes": blocks, "sreads": 0,
+    assert iostat_counters(out)["sd1"] == {"reads": 0, "writes": blocks, "sreads": 0,
                                     "swrites": blocks, "rsectors": 0,
                                     "wsectors": blocks * bsize // SECTOR}, out
     log = log_entries(out)

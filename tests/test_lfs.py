@@ -7,11 +7,7 @@ through the segment writer; dumplfs then checks the log and the ifile.
 """
 from __future__ import annotations
 
-from test_usertests import check_program
-
-
-def newfs_lfs(g) -> None:
-    g.ok("newfs_lfs /dev/rsd1a > /dev/null", timeout=120)
+from tests.fslib import check_program, dumplfs_ok, newfs_lfs
 
 
 def test_read_only_mount_shows_the_new_file_system(guest):
@@ -30,13 +26,6 @@ def test_read_only_mount_shows_the_new_file_system(guest):
     assert status != 0 and "Read-only file system" in out
     guest.ok("umount /mnt")
     guest.ok("mount -r -t lfs /dev/sd1a /mnt && ls /mnt && umount /mnt")
-
-
-def dumplfs_ok(g) -> str:
-    """dumplfs of the unmounted sd1a: valid log, consistent ifile."""
-    out = g.ok("dumplfs /dev/rsd1a", timeout=120)
-    assert "ifile\tconsistent" in out and "BAD" not in out
-    return out
 
 
 def test_files_survive_unmount_and_mount(guest):

@@ -10,14 +10,8 @@ from __future__ import annotations
 
 import re
 
-from guest import Guest
-from test_lfs import dumplfs_ok
-from test_usertests import check_program
-
-
-def lfs(g: Guest, segsize: int = 262144, cleaner: bool = True) -> None:
-    g.ok(f"newfs_lfs -s {segsize} /dev/rsd1a > /dev/null", timeout=120)
-    g.ok(f"mount {'' if cleaner else '-n '}-t lfs /dev/sd1a /mnt")
+from tests.fslib import check_program, dumplfs_ok, lfs
+from tests.guest import Guest
 
 
 def stats(g: Guest) -> dict[str, str]:
@@ -43,48 +37,40 @@ def test_aging_keeps_every_file(guest):
     guest.ok("umount /mnt")
 
 
-def test_writing_until_full_ends_in_enospc(tmp_path):
+def test_writing_until_full_ends_in_enospc(guests):
     """fstests -n: writes stop with ENOSPC, everything accepted reads
     back, removing the files gives every block and inode back."""
-    g = Guest(tmp_path, sd1_sectors=32768)
-    g.boot()
-    try:
-        lfs(g)
-        check_program(g, "fstests", "-d /mnt -n")
-        g.ok("umount /mnt")
-        dumplfs_ok(g)
-    finally:
-        g.close()
+    g = guests.boot(sd1_sectors=32768)
+    lfs(g)
+    check_program(g, "fstests", "-d /mnt -n")
+    g.ok("umount /mnt")
+    dumplfs_ok(g)
 
 
-def test_a_16mb_guest_reaches_stop_access_and_recovers(tmp_path):
+def test_a_16mb_guest_reaches_stop_access_and_recovers(guests):
     """With 16 MB of memory the cache is small: concurrent writers run
     past the start-write threshold while a segment write is under way,
     reach stop access, wait, and all finish with their data intact."""
-    g = Guest(tmp_path, mem=16)
-    g.boot()
-    try:
-        lfs(g, segsize=1048576)
-        st = stats(g)
-        start = int(re.match(r"(\d+) KB", st["start_write_at"]).group(1))
-        stop = int(re.match(r"(\d+) KB", st["stop_access_at"]).group(1))
-        assert 0 < start < stop <= 1024, st      # a fraction of 1.6 MB
-        dd = "dd if=/dev/zero of=/mnt/{} bs=64k count=96 2>/dev/null"
-        g.ok(f"{dd.format('a')} & {dd.format('b')} & {dd.format('c')}; wait",
-             timeout=300)
-        st = stats(g)
-        assert int(st["stop_access"]) > 0, st
-        assert int(st["start_write"]) > 0, st
-        g.ok("umount /mnt && mount -n -t lfs /dev/sd1a /mnt")
-        for f in "abc":
-            assert g.ok(f"ls -l /mnt/{f}").split()[4] == str(96 * 65536)
-            dump = g.ok(f"od /mnt/{f}").split("\n")   # zeros: a line, *
-            assert dump[1] == "*" and dump[2] == "30000000", dump
-        check_program(g, "fstests", "-d /mnt -t concurrent")
-        g.ok("umount /mnt")
-        dumplfs_ok(g)
-    finally:
-        g.close()
+    g = guests.boot(mem=16)
+    lfs(g, segsize=1048576)
+    st = stats(g)
+    start = int(re.match(r"(\d+) KB", st["start_write_at"]).group(1))
+    stop = int(re.match(r"(\d+) KB", st["stop_access_at"]).group(1))
+    assert 0 < start < stop <= 1024, st      # a fraction of 1.6 MB
+    dd = "dd if=/dev/zero of=/mnt/{} bs=64k count=96 2>/dev/null"
+    g.ok(f"{dd.format('a')} & {dd.format('b')} & {dd.format('c')}; wait",
+         timeout=300)
+    st = stats(g)
+    assert int(st["stop_access"]) > 0, st
+    assert int(st["start_write"]) > 0, st
+    g.ok("umount /mnt && mount -n -t lfs /dev/sd1a /mnt")
+    for f in "abc":
+        assert g.ok(f"ls -l /mnt/{f}").split()[4] == str(96 * 65536)
+        dump = g.ok(f"od /mnt/{f}").split("\n")   # zeros: a line, *
+        assert dump[1] == "*" and dump[2] == "30000000", dump
+    check_program(g, "fstests", "-d /mnt -t concurrent")
+    g.ok("umount /mnt")
+    dumplfs_ok(g)
 
 
 def test_writers_and_an_eager_cleaner_do_not_deadlock(guest):
@@ -103,24 +89,17 @@ def test_writers_and_an_eager_cleaner_do_not_deadlock(guest):
     dumplfs_ok(guest)
 
 
-def test_files_survive_a_reboot(tmp_path):
-    g = Guest(tmp_path)
-    g.boot()
-    try:
-        lfs(g)
-        g.ok("mkdir /mnt/keep && echo kept > /mnt/keep/f && sync")
-        g.ok("dd if=/dev/zero of=/mnt/keep/big bs=64k count=16 2>/dev/null")
-        g.ok("umount /mnt")
-    finally:
-        g.halt()
-        g.close()
-    g = Guest(tmp_path)                 # the same disk images
-    g.boot()
-    try:
-        g.ok("mount -t lfs /dev/sd1a /mnt")
-        assert g.ok("cat /mnt/keep/f").strip() == "kept"
-        assert g.ok("ls -l /mnt/keep/big").split()[4] == str(16 * 65536)
-        g.ok("umount /mnt")
-        dumplfs_ok(g)
-    finally:
-        g.close()
+def test_files_survive_a_reboot(guests):
+    g = guests.boot()
+    lfs(g)
+    g.ok("mkdir /mnt/keep && echo kept > /mnt/keep/f && sync")
+    g.ok("dd if=/dev/zero of=/mnt/keep/big bs=64k count=16 2>/dev/null")
+    g.ok("umount /mnt")
+    g.halt()
+    g.close()
+    g = guests.boot()                   # the same disk images
+    g.ok("mount -t lfs /dev/sd1a /mnt")
+    assert g.ok("cat /mnt/keep/f").strip() == "kept"
+    assert g.ok("ls -l /mnt/keep/big").split()[4] == str(16 * 65536)
+    g.ok("umount /mnt")
+    dumplfs_ok(g)

@@ -2,14 +2,7 @@
 sectors, the kernel's default label: partition a is the whole disk from
 sector 0), the same file system as on the host, and the host's dumplfs
 agrees with the guest's about it."""
-import subprocess
-
-from guest import BUILD, Guest
-
-
-def host_dumplfs(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(BUILD / "host" / "dumplfs"), *args],
-                          capture_output=True, text=True, timeout=120)
+from tests.host.tools import HOSTBIN, run
 
 
 def superblock_lines(text: str) -> list[str]:
@@ -18,44 +11,36 @@ def superblock_lines(text: str) -> list[str]:
     return text.split("\nifile:")[0].strip().splitlines()
 
 
-def test_newfs_lfs_in_the_guest_and_dumplfs_on_both_sides(tmp_path):
-    g = Guest(tmp_path)             # a blank 64 MB sd1
-    g.boot()
-    try:
-        made = g.ok("newfs_lfs /dev/rsd1a", timeout=300)
-        assert "131072 sectors in 64 segments of 256 blocks of 4096 bytes" \
-            in made
-        guest_out = g.ok("dumplfs /dev/rsd1a", timeout=300)
-        assert "datasum\tok" in guest_out
-        assert "ifile\tconsistent" in guest_out
-        assert "checkpoint\tsb[0] serial 1" in guest_out
-        root = g.ok("dumplfs -i 2 /dev/rsd1a")
-        assert "mode\t40755" in root and "nlink\t3" in root
-    finally:
-        assert g.halt() == 0
-        g.close()
-    r = host_dumplfs(str(tmp_path / "sd1.img"))
+def test_newfs_lfs_in_the_guest_and_dumplfs_on_both_sides(tmp_path, guests):
+    g = guests.boot()               # a blank 64 MB sd1
+    made = g.ok("newfs_lfs /dev/rsd1a", timeout=300)
+    assert "131072 sectors in 64 segments of 256 blocks of 4096 bytes" \
+        in made
+    guest_out = g.ok("dumplfs /dev/rsd1a", timeout=300)
+    assert "datasum\tok" in guest_out
+    assert "ifile\tconsistent" in guest_out
+    assert "checkpoint\tsb[0] serial 1" in guest_out
+    root = g.ok("dumplfs -i 2 /dev/rsd1a")
+    assert "mode\t40755" in root and "nlink\t3" in root
+    assert g.halt() == 0
+    g.close()
+    r = run(HOSTBIN, "dumplfs", tmp_path / "sd1.img", expect=None)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr
     assert "ifile\tconsistent" in r.stdout
     assert superblock_lines(r.stdout) == superblock_lines(guest_out)
 
 
-def test_guest_dumplfs_finds_copy_1_when_copy_0_is_gone(tmp_path):
+def test_guest_dumplfs_finds_copy_1_when_copy_0_is_gone(guests):
     """Copy 0 zeroed on the host: the guest's dumplfs scans the raw disk
     for another copy, reports copy 0 and still checks the log."""
-    g = Guest(tmp_path)
-    r = subprocess.run([str(BUILD / "host" / "newfs_lfs"), str(g.sd1)],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    g = guests.new()
+    run(HOSTBIN, "newfs_lfs", g.sd1)
     with open(g.sd1, "r+b") as f:
         f.seek(8192)
         f.write(bytes(4096))
     g.boot()
-    try:
-        out, status = g.run("dumplfs /dev/rsd1a", timeout=300)
-        assert status == 1, out
-        assert "sb[0]\tblock 2 BAD: bad magic number" in out
-        assert "checkpoint\tsb[1] serial 1" in out
-        assert "datasum\tok" in out and "ifile\tconsistent" in out
-    finally:
-        g.close()
+    out, status = g.run("dumplfs /dev/rsd1a", timeout=300)
+    assert status == 1, out
+    assert "sb[0]\tblock 2 BAD: bad magic number" in out
+    assert "checkpoint\tsb[1] serial 1" in out
+    assert "datasum\tok" in out and "ifile\tconsistent" in out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from guest import Guest
+from tests.guest import Guest
 
 ROW = re.compile(r"^\s*(\d+)\s+(\S+)\s+(co|\?\?)\s+(\d+:\d\d\.\d\d)\s(.+)$")
 LONG_HEADER = "UID PID PPID PGID SZ WCHAN STAT TT TIME COMMAND".split()

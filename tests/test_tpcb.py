@@ -11,29 +11,28 @@ one history record.
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
-from guest import Guest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent / "crash"))
-import tpcb as tpcbcrash  # noqa: E402
+from tests import fslib
+from tests.crash import tpcb as tpcbcrash
+from tests.guest import Guest
 
 SCALE = "-A 3000 -T 20 -B 2"
-FS = {"ffs": ("newfs /dev/rsd1a > /dev/null", "mount /dev/sd1a /mnt"),
-      "efs": ("newfs -E /dev/rsd1a > /dev/null", "mount /dev/sd1a /mnt"),
-      "lfs": ("newfs_lfs -s 262144 /dev/rsd1a > /dev/null", "mount -t lfs /dev/sd1a /mnt")}
+MOUNT = {"ffs": "mount /dev/sd1a /mnt", "efs": "mount /dev/sd1a /mnt",
+         "lfs": "mount -t lfs /dev/sd1a /mnt"}
 CHECK = re.compile(r"history (\d+) records, sum (-?\d+); accounts (\d+) sum (-?\d+); "
                    r"tellers (\d+) sum (-?\d+); branches (\d+) sum (-?\d+)")
 DONE = re.compile(r"tpcb done: (\d+) committed, (\d+) aborted, (\d+) durable")
 
 
 def make_db(g: Guest, fs: str) -> None:
-    newfs, mount = FS[fs]
-    g.ok(newfs, timeout=180)
-    g.ok(mount)
+    """A fresh file system (LFS: 256 KB segments, the cleaner running) and
+    a database of 3,000 accounts on it."""
+    if fs == "lfs":
+        fslib.lfs(g)
+    else:
+        fslib.ffs(g, efs=fs == "efs")
     out = g.ok(f"tpcb -i {SCALE} /mnt/db", timeout=180)
     assert "account: 3000 rows" in out, out
 
@@ -72,7 +71,7 @@ def test_each_mode_leaves_the_database_consistent(guest, fs):
         total += committed
         assert check(guest)[0] == total, args
     guest.ok("umount /mnt")
-    guest.ok(FS[fs][1])
+    guest.ok(MOUNT[fs])
     assert check(guest)[0] == total
 
 
@@ -110,7 +109,8 @@ def test_a_process_killed_in_a_transaction_is_undone_by_db_recover(guest):
 def test_scan_reads_every_account_in_key_order(guest):
     make_db(guest, "efs")
     run(guest, "-n 200")
-    out = guest.ok("umount /mnt && mount /dev/sd1a /mnt && tpcb -x /mnt/db")
+    fslib.remount(guest)
+    out = guest.ok("tpcb -x /mnt/db")
     m = re.search(r"tpcb scan records (\d+) pages (\d+) usecs (\d+) sum (-?\d+)", out)
     assert m and m.group(1) == "3000", out
     assert int(m.group(4)) == check(guest)[1]

@@ -4,7 +4,7 @@ raw name), and what it sets is what the kernel's allocator then does, as
 dumpfs -i shows in the layout of a file written after it."""
 import re
 
-from guest import Guest
+from tests.guest import Guest
 
 RUNS = re.compile(r"^runs\t(\d+)\tblocks (\d+)\tlongest (\d+)$", re.M)
 RUN = re.compile(r"^run\tlbn \d+-\d+\tfrag \d+-\d+\t(\d+) blocks$", re.M)

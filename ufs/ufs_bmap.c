@@ -99,6 +99,29 @@ ufs_getindir(struct vnode *vp, daddr_t lbn, daddr_t blkno, struct buf **bpp)
 	return error;
 }
 
+/*
+ * Is daddr, a block pointer read from the disk, outside the file
+ * system?  A damaged disk must give EIO, never a wild read, write or
+ * cylinder-group index; the caller says so, and this reports it.  0 is
+ * a hole, and on LFS -1 is LFS_UNASSIGNED.
+ */
+int
+ufs_badbptr(struct inode *ip, daddr_t daddr)
+{
+	struct ufsmount *ump = ip->i_ump;
+
+	if (daddr >= 0 && daddr < ump->um_nbptr)
+		return 0;
+	if (daddr == -1 && ump->um_lfs != NULL)
+		return 0;			/* LFS_UNASSIGNED */
+	if (!(ip->i_flag & IN_DAMAGED)) {	/* once, not per read */
+		ip->i_flag |= IN_DAMAGED;
+		printf("%s: inode %u: block pointer %ld out of range\n",
+		    ump->um_fspec, (unsigned)ip->i_number, (long)daddr);
+	}
+	return 1;
+}
+
 /* Is b the block after a in the disk's order? */
 static int
 is_sequential(struct ufsmount *ump, daddr_t a, daddr_t b)
@@ -129,6 +152,8 @@ ufs_bmaparray(struct vnode *vp, daddr_t bn, daddr_t *bnp, int *runp)
 		return error;
 	if (num == 0) {
 		daddr = ip->i_db[bn];
+		if (ufs_badbptr(ip, daddr))
+			return EIO;
 		*bnp = daddr > 0 ? (daddr << ump->um_bptrtodb) : -1;
 		if (daddr > 0 && runp)
 			for (++bn; bn < NDADDR && *runp < maxrun &&
@@ -141,6 +166,8 @@ ufs_bmaparray(struct vnode *vp, daddr_t bn, daddr_t *bnp, int *runp)
 	for (k = 1; k < num && daddr != 0; k++) {
 		int32_t *bap;
 
+		if (ufs_badbptr(ip, daddr))
+			return EIO;
 		error = ufs_getindir(vp, a[k].in_lbn,
 		    daddr << ump->um_bptrtodb, &bp);
 		if (error)
@@ -155,6 +182,8 @@ ufs_bmaparray(struct vnode *vp, daddr_t bn, daddr_t *bnp, int *runp)
 				continue;
 		brelse(bp);
 	}
+	if (ufs_badbptr(ip, daddr))
+		return EIO;
 	*bnp = daddr > 0 ? (daddr << ump->um_bptrtodb) : -1;
 	return 0;
 }

@@ -8,7 +8,6 @@
 #include "ufs/inode.h"
 
 #define MAKEIMODE(type, mode)	(vttoif(type) | ((mode) & 07777))
-#define UFS_SPECOPS(ip)		((ip)->i_ump->um_specops)
 
 int	ufs_open(struct vnode *, int, struct ucred *);
 int	ufs_close(struct vnode *, int, struct ucred *);
@@ -30,5 +29,19 @@ int	ufs_strategy(struct buf *);
 int	ufs_ioctl(struct vnode *, u_long, caddr_t, int, struct ucred *);
 
 extern const struct vnodeops ufs_specops;	/* ufs_specops.c */
+
+/* A rename in progress (ufs_rename.c), for layouts that wrap it (LFS). */
+struct ufs_rename {
+	struct vnode *r_fdvp, *r_fvp, *r_tdvp;	/* the caller's references */
+	struct componentname *r_fcnp, *r_tcnp;
+	struct vnode *r_xvp;		/* what the target name names, or NULL */
+	int	r_isdir;		/* a directory is moved */
+	int	r_held;			/* the locks taken */
+};
+int	ufs_rename_lock(struct ufs_rename *, struct vnode *fdvp,
+	    struct vnode *fvp, struct componentname *, struct vnode *tdvp,
+	    struct vnode *tvp, struct componentname *);
+int	ufs_rename_apply(struct ufs_rename *);
+void	ufs_rename_unlock(struct ufs_rename *);
 
 #endif

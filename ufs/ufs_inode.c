@@ -12,6 +12,7 @@
 #include "kern/proc.h"
 #include "kern/i386/cpu.h"
 #include "ufs/inode.h"
+#include "ufs/ufs_extern.h"
 #include <sys/time.h>
 
 #define IHSIZE	256
@@ -72,13 +73,13 @@ ufs_itimes(struct inode *ip)
 
 /* Set a new vnode's type from its inode; devices get the spec ops. */
 void
-ufs_vinit(struct vnode *vp, const struct vnodeops *specops)
+ufs_vinit(struct vnode *vp)
 {
 	struct inode *ip = VTOI(vp);
 
 	vp->v_type = iftovt(ip->i_mode);
 	if (vp->v_type == VCHR || vp->v_type == VBLK) {
-		vp->v_op = specops;
+		vp->v_op = &ufs_specops;
 		vp->v_rdev = ip->i_rdev;
 	}
 	if (ip->i_number == ROOTINO)
@@ -95,7 +96,7 @@ ufs_inactive(struct vnode *vp)
 		return 0;
 	if (ip->i_nlink <= 0 && !(vp->v_mount->mnt_flag & MNT_RDONLY)) {
 		vn_lock(vp);
-		error = UFS_TRUNCATE(ip, 0, 0, NULL);
+		error = UFS_TRUNCATE(ip, 0, NULL);
 		ip->i_din.di_rdev = 0;
 		mode = ip->i_mode;
 		ip->i_mode = 0;
@@ -164,24 +165,20 @@ restart:
 }
 
 /*
- * The buffer of the block holding byte offset of a file (a directory),
- * and in *res where the offset is in it: thesis table 6-8's blkatoff,
- * one body for every layout since um_blksize knows FFS's fragments.
+ * The common end of each layout's blkatoff, which has read the block
+ * holding byte offset (or failed to: error): no buffer on an error, and
+ * in *res where the offset is in it.
  */
 int
-ufs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
+ufs_blkatoff_end(struct inode *ip, off_t offset, int error, char **res,
+    struct buf **bpp)
 {
-	struct ufsmount *ump = ip->i_ump;
-	daddr_t lbn = offset >> ump->um_bshift;
-	int error;
-
-	error = bread(ITOV(ip), lbn, ump->um_blksize(ip, lbn), bpp);
 	if (error) {
 		brelse(*bpp);
 		*bpp = NULL;
 		return error;
 	}
 	if (res)
-		*res = (*bpp)->b_data + (offset & (ump->um_bsize - 1));
+		*res = (*bpp)->b_data + (offset & (ip->i_ump->um_bsize - 1));
 	return 0;
 }

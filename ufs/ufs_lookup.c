@@ -34,11 +34,42 @@ dirbad(struct direct *ep, int off)
 	    DIRECTSIZ(ep->d_namlen) > ep->d_reclen;
 }
 
+/* Said once per directory in core: a damaged one is not a flood. */
 static void
 dirbad_report(struct inode *dp, off_t off, const char *how)
 {
+	if (dp->i_flag & IN_DAMAGED)
+		return;
+	dp->i_flag |= IN_DAMAGED;
 	printf("%s: bad dir ino %u at offset %lld: %s\n",
 	    dp->i_ump->um_fspec, dp->i_number, (long long)off, how);
+}
+
+/*
+ * Can directory dp's blocks hold its size?  A directory has no holes:
+ * its size is whole DIRBLKSIZ chunks, at most the bytes it has allocated
+ * and the file system holds.  A size damaged on the disk (2^31 - 1,
+ * 2^63 - 1) would have every lookup walk gigabytes of zeros; such a
+ * directory is reported once and refused.  0 or EIO.
+ */
+int
+ufs_dircheck(struct inode *dp)
+{
+	struct ufsmount *ump = dp->i_ump;
+	u_int64_t fsbytes = (u_int64_t)dbtob((off_t)ump->um_nbptr <<
+	    ump->um_bptrtodb);
+
+	if ((dp->i_size & (DIRBLKSIZ - 1)) == 0 && dp->i_blocks >= 0 &&
+	    dp->i_size <= (u_int64_t)dbtob(dp->i_blocks) &&
+	    dp->i_size <= fsbytes)
+		return 0;
+	if (!(dp->i_flag & IN_DAMAGED)) {
+		dp->i_flag |= IN_DAMAGED;
+		printf("%s: bad dir ino %u: size %llu, %d blocks\n",
+		    ump->um_fspec, dp->i_number,
+		    (unsigned long long)dp->i_size, dp->i_blocks);
+	}
+	return EIO;
 }
 
 int
@@ -53,8 +84,11 @@ ufs_lookup(struct vnode *vdp, struct vnode **vpp, struct componentname *cnp)
 	ino_t ino = 0;
 	char *base = NULL;
 
+	KASSERT(VOP_ISLOCKED(vdp));
 	*vpp = NULL;
 	if ((error = VOP_ACCESS(vdp, VEXEC, cnp->cn_cred)) != 0)
+		return error;
+	if ((error = ufs_dircheck(dp)) != 0)
 		return error;
 	if (namlen == 1 && cnp->cn_nameptr[0] == '.') {
 		vref(vdp);
@@ -165,6 +199,7 @@ ufs_direnter(struct inode *ip, struct vnode *dvp, struct componentname *cnp)
 	struct buf *bp;
 	char *res;
 
+	KASSERT(VOP_ISLOCKED(dvp));
 	if (cnp->cn_count == 0) {
 		/* No room: a new chunk at the end of the directory. */
 		off_t off = cnp->cn_offset;
@@ -179,7 +214,7 @@ ufs_direnter(struct inode *ip, struct vnode *dvp, struct componentname *cnp)
 		memset(ep, 0, DIRBLKSIZ);
 		dirfill(ep, ip, cnp);
 		ep->d_reclen = DIRBLKSIZ;
-		return UFS_BWRITE(dp, bp);
+		return UFS_BWRITE(dp, bp, UFS_WSYNC);
 	}
 	if ((error = UFS_BLKATOFF(dp, cnp->cn_offset, &res, &bp)) != 0)
 		return error;
@@ -198,7 +233,7 @@ ufs_direnter(struct inode *ip, struct vnode *dvp, struct componentname *cnp)
 		ep->d_reclen = used;
 	}
 	dp->i_flag |= IN_CHANGE | IN_UPDATE;
-	return UFS_BWRITE(dp, bp);
+	return UFS_BWRITE(dp, bp, UFS_WSYNC);
 }
 
 /* Remove the entry ufs_lookup found (DELETE or RENAME). */
@@ -211,6 +246,7 @@ ufs_dirremove(struct vnode *dvp, struct componentname *cnp)
 	char *res;
 	int error;
 
+	KASSERT(VOP_ISLOCKED(dvp));
 	if (cnp->cn_count == 0) {
 		/* First in its chunk: mark it empty. */
 		error = UFS_BLKATOFF(dp, cnp->cn_offset, &res, &bp);
@@ -227,7 +263,7 @@ ufs_dirremove(struct vnode *dvp, struct componentname *cnp)
 		ep->d_reclen += ((struct direct *)(res + cnp->cn_count))->d_reclen;
 	}
 	dp->i_flag |= IN_CHANGE | IN_UPDATE;
-	return UFS_BWRITE(dp, bp);
+	return UFS_BWRITE(dp, bp, UFS_WSYNC);
 }
 
 /* Point the entry ufs_lookup found at ip instead (rename over a file). */
@@ -239,25 +275,28 @@ ufs_dirrewrite(struct inode *dp, struct inode *ip, struct componentname *cnp)
 	char *res;
 	int error;
 
+	KASSERT(VOP_ISLOCKED(ITOV(dp)));
 	if ((error = UFS_BLKATOFF(dp, cnp->cn_offset, &res, &bp)) != 0)
 		return error;
 	ep = (struct direct *)res;
 	ep->d_ino = ip->i_number;
 	ep->d_type = IFTODT(ip->i_mode);
 	dp->i_flag |= IN_CHANGE | IN_UPDATE;
-	return UFS_BWRITE(dp, bp);
+	return UFS_BWRITE(dp, bp, UFS_WSYNC);
 }
 
 /* Does the directory hold only "." and ".."?  (1 yes, 0 no) */
 int
-ufs_dirempty(struct inode *ip, ino_t parentino, struct ucred *cred)
+ufs_dirempty(struct inode *ip)
 {
 	int bsize = ip->i_ump->um_bsize;
 	struct buf *bp = NULL;
 	char *base = NULL;
 	off_t off;
 
-	(void)parentino, (void)cred;
+	KASSERT(VOP_ISLOCKED(ITOV(ip)));
+	if (ufs_dircheck(ip) != 0)
+		return 0;		/* damaged: not to be removed */
 	for (off = 0; off < (off_t)ip->i_size;) {
 		struct direct *ep;
 
@@ -284,65 +323,4 @@ ufs_dirempty(struct inode *ip, ino_t parentino, struct ucred *cred)
 	if (bp)
 		brelse(bp);
 	return 1;
-}
-
-/* The inode number ".." of directory ip names. */
-static int
-dotdot(struct inode *ip, ino_t *inop)
-{
-	struct direct *ep;
-	struct buf *bp;
-	char *res;
-	int error;
-
-	if ((error = UFS_BLKATOFF(ip, 0, &res, &bp)) != 0)
-		return error;
-	ep = (struct direct *)res;
-	ep = (struct direct *)(res + ep->d_reclen);	/* after "." */
-	if (dirbad(ep, ((struct direct *)res)->d_reclen) ||
-	    ep->d_namlen != 2 || ep->d_name[0] != '.' || ep->d_name[1] != '.') {
-		brelse(bp);
-		return ENOTDIR;
-	}
-	*inop = ep->d_ino;
-	brelse(bp);
-	return 0;
-}
-
-/*
- * Renaming directory source into directory target: target must not be
- * source or below it, or the tree would come loose.  EINVAL if it is.
- */
-int
-ufs_checkpath(struct inode *source, struct inode *target, struct ucred *cred)
-{
-	struct vnode *vp;
-	ino_t ino = target->i_number, parent;
-	int error = 0, depth = 0;
-
-	(void)cred;
-	if (ino == source->i_number)
-		return EINVAL;
-	if (ino == ROOTINO)
-		return 0;
-	vp = ITOV(target);
-	vref(vp);
-	for (;;) {
-		struct inode *ip = VTOI(vp);
-
-		if ((error = dotdot(ip, &parent)) != 0)
-			break;
-		if (parent == source->i_number) {
-			error = EINVAL;
-			break;
-		}
-		if (parent == ROOTINO || parent == ip->i_number ||
-		    ++depth > 1000)
-			break;
-		vrele(vp);
-		if ((error = UFS_VGET(source, parent, &vp)) != 0)
-			return error;
-	}
-	vrele(vp);
-	return error;
 }

@@ -1,12 +1,13 @@
 /*
  * Reading and writing file data, shared by every layout (4.4BSD
- * ufs_readwrite.c).  Reads go block by block through the buffer cache,
- * starting the next block's read early when the file continues, or, on
- * a file system that clusters (EFS, LFS), through cluster_read and its
- * adaptive read-ahead.  Writes get their block from the layout's balloc
- * (which allocates disk space, or for LFS reserves it) and hand it back
- * as a delayed write (LFS: onto the LOCKED queue); a filled block goes to cluster_write on EFS, and
- * straight to disk asynchronously on FFS.
+ * ufs_readwrite.c).  Reads go block by block through the layout's
+ * blkatoff, which knows the block's size and how to read ahead (FFS the
+ * next block, EFS and LFS through cluster_read's adaptive window).
+ * Writes get their block from the layout's balloc (which allocates disk
+ * space, or for LFS reserves it), copy the data in, and hand the block
+ * back through the layout's bwrite, saying whether it was filled: FFS
+ * then starts it, EFS adds it to a cluster, LFS locks it in the cache
+ * for the segment writer either way.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -23,32 +24,21 @@ ufs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	struct ufsmount *ump = ip->i_ump;
 	int bsize = ump->um_bsize, error = 0;
 	struct buf *bp;
+	char *res;
 
-	(void)ioflag, (void)cred;
 	if (uio->uio_offset < 0)
 		return EINVAL;
 	vn_lock(vp);
 	while (uio->uio_resid > 0) {
 		off_t left = (off_t)ip->i_size - uio->uio_offset;
-		daddr_t lbn = uio->uio_offset >> ump->um_bshift;
-		int on = uio->uio_offset & (bsize - 1);
-		int size = ump->um_blksize(ip, lbn), n;
+		int on = uio->uio_offset & (bsize - 1), n;
 
 		if (left <= 0)
 			break;
 		n = MIN(MIN(bsize - on, uio->uio_resid), left);
-		if ((vp->v_mount->mnt_flag & MNT_CLUSTERREAD) && size == bsize)
-			error = cluster_read(vp, ip->i_size, lbn, size, &bp);
-		else if (lblktosize_(ump, lbn + 1) < (off_t)ip->i_size)
-			error = breada(vp, lbn, size, lbn + 1,
-			    ump->um_blksize(ip, lbn + 1), &bp);
-		else
-			error = bread(vp, lbn, size, &bp);
-		if (error) {
-			brelse(bp);
+		if ((error = UFS_BLKATOFF(ip, uio->uio_offset, &res, &bp)) != 0)
 			break;
-		}
-		error = uiomove(bp->b_data + on, n, uio);
+		error = uiomove(res, n, uio);
 		brelse(bp);
 		if (error)
 			break;
@@ -65,7 +55,7 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	struct inode *ip = VTOI(vp);
 	struct ufsmount *ump = ip->i_ump;
 	int bsize = ump->um_bsize, error = 0, resid = uio->uio_resid;
-	off_t osize;
+	off_t osize, datasize;
 	struct buf *bp;
 
 	if (vp->v_type != VREG && vp->v_type != VDIR && vp->v_type != VLNK)
@@ -73,7 +63,7 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 	vn_lock(vp);
 	if (ioflag & IO_APPEND)
 		uio->uio_offset = ip->i_size;
-	osize = ip->i_size;
+	osize = datasize = ip->i_size;
 	if (uio->uio_offset < 0) {
 		error = EINVAL;
 		goto out;
@@ -93,21 +83,24 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 			break;
 		error = uiomove(bp->b_data + on, n, uio);
 		if (error) {
+			/*
+			 * balloc sized the block for on + n bytes: the
+			 * truncate below must see it at that size to free
+			 * all of it (it sizes blocks by i_size).
+			 */
+			off_t end = ((off_t)lbn << ump->um_bshift) + on + n;
+
+			if (end > (off_t)ip->i_size)
+				ip->i_size = end;
 			brelse(bp);
 			break;
 		}
 		/* The size grows only by data that arrived (not on EFAULT). */
 		if (uio->uio_offset > (off_t)ip->i_size)
 			ip->i_size = uio->uio_offset;
-		if (ioflag & IO_SYNC)
-			error = UFS_BWRITE(ip, bp);
-		else if ((vp->v_mount->mnt_flag & MNT_CLUSTERWRITE) &&
-		    on + n == bsize)
-			cluster_write(bp, ip->i_size);
-		else if (ump->um_asyncfull && on + n == bsize)
-			bawrite(bp);
-		else
-			UFS_BDWRITE(ip, bp);
+		datasize = ip->i_size;
+		error = UFS_BWRITE(ip, bp, (ioflag & IO_SYNC) ? UFS_WSYNC :
+		    on + n == bsize ? UFS_WFULL : UFS_WDELAY);
 		ip->i_flag |= IN_CHANGE | IN_UPDATE;
 		if (error)
 			break;
@@ -117,13 +110,13 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		ip->i_mode &= ~(ISUID | ISGID);
 	if (error && (ioflag & IO_UNIT)) {
 		/* All or nothing (write(2)): undo this write's growth. */
-		UFS_TRUNCATE(ip, osize, 0, cred);
+		UFS_TRUNCATE(ip, osize, cred);
 		uio->uio_offset -= resid - uio->uio_resid;
 		uio->uio_resid = resid;
 	} else if (error) {
 		/* Free any block allocated past the end for data that never
 		 * came; what did arrive stays, and counts as written. */
-		UFS_TRUNCATE(ip, ip->i_size, 0, cred);
+		UFS_TRUNCATE(ip, datasize, cred);
 		if (resid > uio->uio_resid)
 			error = 0;
 	} else if (resid > uio->uio_resid && (ioflag & IO_SYNC))

@@ -137,7 +137,6 @@ ufs_vget_common(struct mount *mp, ino_t ino, const struct vnodeops *vops,
 	vp->v_data = ip;
 	ip->i_vnode = vp;
 	ip->i_ump = ump;
-	ip->i_fs = ump->um_fs;
 	ip->i_dev = ump->um_dev;
 	ip->i_number = ino;
 	ufs_ihashins(ip);
@@ -152,7 +151,7 @@ ufs_vget_common(struct mount *mp, ino_t ino, const struct vnodeops *vops,
 		*vpp = NULL;
 		return error;
 	}
-	ufs_vinit(vp, ump->um_specops);
+	ufs_vinit(vp);
 	VOP_UNLOCK(vp);
 	*vpp = vp;
 	return 0;

@@ -27,14 +27,12 @@
 int
 ufs_open(struct vnode *vp, int mode, struct ucred *cred)
 {
-	(void)vp, (void)mode, (void)cred;
 	return 0;
 }
 
 int
 ufs_close(struct vnode *vp, int fflag, struct ucred *cred)
 {
-	(void)fflag, (void)cred;
 	if (vp->v_usecount > 1)
 		ufs_itimes(VTOI(vp));
 	return 0;
@@ -114,12 +112,30 @@ ufs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
 			ip->i_mode &= ~(ISUID | ISGID);
 		ip->i_flag |= IN_CHANGE;
 	}
+	if (va->va_flags != (u_int32_t)VNOVAL) {
+		/* UF_TXN, on a file whose layout keeps it (lfs_setattr). */
+		if (!owner)
+			return EPERM;
+		if (va->va_flags & ~UF_TXN)
+			return EOPNOTSUPP;
+		if ((va->va_flags & UF_TXN) && vp->v_type != VREG)
+			return EFTYPE;
+		ip->i_flags = va->va_flags;
+		ip->i_flag |= IN_CHANGE;
+	}
 	if (va->va_size != (off_t)VNOVAL) {
 		if (vp->v_type == VDIR)
 			return EISDIR;
 		if (vp->v_type == VREG) {
+			/*
+			 * As ufs_write: past the largest file the layout
+			 * addresses, the last block's number would not fit
+			 * a daddr_t, and a wrapped one is a small block.
+			 */
+			if (va->va_size > ip->i_ump->um_maxfilesize)
+				return EFBIG;
 			vn_lock(vp);
-			error = UFS_TRUNCATE(ip, va->va_size, 0, cred);
+			error = UFS_TRUNCATE(ip, va->va_size, cred);
 			VOP_UNLOCK(vp);
 			if (error)
 				return error;
@@ -185,7 +201,7 @@ ufs_makeinode(int mode, struct vnode *dvp, struct vnode **vpp,
 	    cnp->cn_cred->cr_uid != 0)
 		ip->i_mode &= ~ISGID;
 	ip->i_flag |= IN_ACCESS | IN_CHANGE | IN_UPDATE;
-	ufs_vinit(tvp, UFS_SPECOPS(ip));
+	ufs_vinit(tvp);
 	if ((error = UFS_UPDATE(ip, 1)) != 0 ||
 	    (error = ufs_direnter(ip, dvp, cnp)) != 0) {
 		ip->i_nlink = 0;
@@ -232,9 +248,9 @@ ufs_link(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
 	struct inode *ip = VTOI(vp);
 	int error;
 
+	KASSERT(VOP_ISLOCKED(vp));
 	if (ip->i_nlink >= LINK_MAX)
 		return EMLINK;
-	vn_lock(vp);
 	ip->i_nlink++;
 	ip->i_flag |= IN_CHANGE;
 	if ((error = UFS_UPDATE(ip, 1)) == 0)
@@ -243,7 +259,6 @@ ufs_link(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
 		ip->i_nlink--;
 		ip->i_flag |= IN_CHANGE;
 	}
-	VOP_UNLOCK(vp);
 	return error;
 }
 
@@ -270,7 +285,7 @@ ufs_mkdir(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
 	ip->i_mode = IFDIR | (va->va_mode & 07777);
 	ip->i_nlink = 2;
 	ip->i_flag |= IN_ACCESS | IN_CHANGE | IN_UPDATE;
-	ufs_vinit(tvp, UFS_SPECOPS(ip));
+	ufs_vinit(tvp);
 	if ((error = UFS_UPDATE(ip, 1)) != 0)
 		goto bad;
 	/* The parent gains a link ("..") before the child is written. */
@@ -295,7 +310,7 @@ ufs_mkdir(struct vnode *dvp, struct vnode **vpp, struct componentname *cnp,
 	ip->i_size = DIRBLKSIZ;
 	ip->i_flag |= IN_CHANGE | IN_UPDATE;
 	memcpy(bp->b_data, &dirt, sizeof(dirt));
-	if ((error = UFS_BWRITE(ip, bp)) != 0)
+	if ((error = UFS_BWRITE(ip, bp, UFS_WSYNC)) != 0)
 		goto badparent;
 	if ((error = ufs_direnter(ip, dvp, cnp)) != 0)
 		goto badparent;
@@ -317,7 +332,7 @@ ufs_rmdir(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
 	struct inode *ip = VTOI(vp), *dp = VTOI(dvp);
 	int error;
 
-	if (ip->i_nlink != 2 || !ufs_dirempty(ip, dp->i_number, cnp->cn_cred))
+	if (ip->i_nlink != 2 || !ufs_dirempty(ip))
 		return ENOTEMPTY;
 	if ((error = ufs_dirremove(dvp, cnp)) != 0)
 		return error;
@@ -325,7 +340,7 @@ ufs_rmdir(struct vnode *dvp, struct vnode *vp, struct componentname *cnp)
 	dp->i_flag |= IN_CHANGE;
 	ip->i_nlink -= 2;
 	ip->i_flag |= IN_CHANGE;
-	return UFS_TRUNCATE(ip, 0, 0, cnp->cn_cred);
+	return UFS_TRUNCATE(ip, 0, cnp->cn_cred);
 }
 
 int
@@ -370,10 +385,13 @@ ufs_readdir(struct vnode *vp, struct uio *uio, struct ucred *cred)
 	struct buf *bp;
 	char *res;
 
-	(void)cred;
 	if (uio->uio_resid < DIRBLKSIZ || (uio->uio_offset & (DIRBLKSIZ - 1)))
 		return EINVAL;
 	vn_lock(vp);
+	if ((error = ufs_dircheck(ip)) != 0) {
+		VOP_UNLOCK(vp);
+		return error;
+	}
 	while (uio->uio_resid >= DIRBLKSIZ &&
 	    uio->uio_offset < (off_t)ip->i_size) {
 		int n = MIN(bsize - (uio->uio_offset & (bsize - 1)),
@@ -424,6 +442,5 @@ int
 ufs_ioctl(struct vnode *vp, u_long cmd, caddr_t data, int fflag,
     struct ucred *cred)
 {
-	(void)vp, (void)cmd, (void)data, (void)fflag, (void)cred;
 	return ENOTTY;
 }

@@ -23,13 +23,13 @@
 int
 main(int argc, char *argv[])
 {
-	struct txn_recover_stat st;
+	struct tp_recover_stat st;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: db_recover dir\n");
 		return 2;
 	}
-	if (txn_recover(argv[1], &st) < 0) {
+	if (tp_recover(argv[1], &st) < 0) {
 		fprintf(stderr, "db_recover: %s: %s\n", argv[1],
 		    strerror(errno));
 		return 1;

@@ -11,7 +11,7 @@
  * -v: select the lines that do not match.
  * With several files, lines are preceded by the file name.  Exit status
  * 0 if a line was selected, 1 if none, 2 on an error.  The patterns are
- * the small regular expressions of regex.c.
+ * the small regular expressions of <re.h> (libc: gen/re.c).
  */
 #include <err.h>
 #include <stdio.h>
@@ -20,7 +20,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "regex.h"
+#include <re.h>
 
 static int cflag, Fflag, iflag, lflag, nflag, qflag, sflag, vflag;
 static const char *pattern;

@@ -1,10 +1,11 @@
 /*
  * ls: list directory contents, one entry per line, sorted by name.
- *	ls [-1adilR] [file ...]
+ *	ls [-1adiloR] [file ...]
  * -a: include entries whose names begin with a dot.
  * -d: list directories themselves, not their contents.
  * -i: print each file's inode number.
  * -l: long format: mode, links, owner, group, size, modification time.
+ * -o: with -l, the file's flags after the group ("txn" or "-").
  * -R: list subdirectories recursively.
  * -1: one entry per line (always the case here).
  *
@@ -31,7 +32,7 @@ struct entry {
 	struct stat st;
 };
 
-static int aflag, dflag, iflag, lflag, Rflag;
+static int aflag, dflag, iflag, lflag, oflag, Rflag;
 static int rval;
 static time_t now;
 
@@ -120,6 +121,8 @@ printlong(struct entry *e)
 		strftime(date, sizeof(date), "%b %e %H:%M", tm);
 	printf("%s %3u %-8s %-8s ", mode, (unsigned)e->st.st_nlink,
 	    username(e->st.st_uid), groupname(e->st.st_gid));
+	if (oflag)
+		printf("%-5s ", fflagstostr(e->st.st_flags));
 	if (S_ISCHR(e->st.st_mode) || S_ISBLK(e->st.st_mode))
 		printf("%3u, %3u ", (unsigned)major(e->st.st_rdev),
 		    (unsigned)minor(e->st.st_rdev));
@@ -234,7 +237,7 @@ main(int argc, char *argv[])
 	int ch, nfiles, ndirs, i, nargs;
 	struct stat st;
 
-	while ((ch = getopt(argc, argv, "1adilR")) != -1) {
+	while ((ch = getopt(argc, argv, "1adiloR")) != -1) {
 		switch (ch) {
 		case '1':
 			break;
@@ -250,11 +253,14 @@ main(int argc, char *argv[])
 		case 'l':
 			lflag = 1;
 			break;
+		case 'o':
+			oflag = 1;
+			break;
 		case 'R':
 			Rflag = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: ls [-1adilR] [file ...]\n");
+			fprintf(stderr, "usage: ls [-1adiloR] [file ...]\n");
 			exit(1);
 		}
 	}

@@ -20,8 +20,6 @@
 static int
 truecmd(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
 	return 0;
 }
 
@@ -373,8 +371,6 @@ umaskcmd(int argc, char **argv)
 static int
 jobscmd(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
 	showjobs(1);
 	return 0;
 }

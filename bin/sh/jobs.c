@@ -56,14 +56,12 @@ static int sigchanged;		/* the shell changed signal dispositions */
 static void
 onsigint(int sig)
 {
-	(void)sig;
 	intpending = 1;
 }
 
 static void
 ignoresig(int sig)
 {
-	(void)sig;
 }
 
 static void

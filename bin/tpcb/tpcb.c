@@ -68,7 +68,7 @@
 struct opts {
 	u_int32_t txns, runs, warmup, seed, cache, abortevery, cleaner;
 	int	  handshake, verbose;
-	struct txn_info ti;
+	struct tp_info ti;
 };
 
 /* A mode: how transactions begin and end (see the header comment). */
@@ -82,7 +82,7 @@ struct mode {
 	int	(*close)(struct tpcb *);
 };
 
-static struct txn *cur;		/* user mode: the running transaction */
+static struct tp_txn *cur;		/* user mode: the running transaction */
 static u_int64_t committed;
 
 static int
@@ -110,7 +110,7 @@ none_durable(struct tpcb *db)
 static int
 user_open(struct tpcb *db, const struct opts *o)
 {
-	db->env = txn_open(db->dir, &o->ti, 0);
+	db->env = tp_open(db->dir, &o->ti, 0);
 	if (db->env == NULL && errno == EBUSY)
 		fprintf(stderr, "tpcb: %s: the log holds unfinished work: "
 		    "run db_recover %s\n", db->dir, db->dir);
@@ -120,33 +120,33 @@ user_open(struct tpcb *db, const struct opts *o)
 static int
 user_begin(struct tpcb *db)
 {
-	return (cur = txn_begin(db->env)) == NULL ? -1 : 0;
+	return (cur = tp_begin(db->env)) == NULL ? -1 : 0;
 }
 
 static int
 user_commit(struct tpcb *db)
 {
 	(void)db;
-	return txn_commit(cur);
+	return tp_commit(cur);
 }
 
 static int
 user_abort(struct tpcb *db)
 {
 	(void)db;
-	return txn_abort(cur);
+	return tp_abort(cur);
 }
 
 static u_int64_t
 user_durable(struct tpcb *db)
 {
-	return txn_durable(db->env);
+	return tp_durable(db->env);
 }
 
 static int
 user_close(struct tpcb *db)
 {
-	return db->env != NULL ? txn_close(db->env) : 0;
+	return db->env != NULL ? tp_close(db->env) : 0;
 }
 
 static const struct mode modes[] = {
@@ -428,9 +428,9 @@ runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 	}
 #undef ONE
 	if (db->env != NULL) {
-		struct txn_stat ts;
+		struct tp_stat ts;
 
-		txn_stat(db->env, &ts);
+		tp_stat(db->env, &ts);
 		printf("tpcb log: %llu forces, %llu records, %llu KB, %llu "
 		    "checkpoints, %llu forced by page writes\n",
 		    (unsigned long long)ts.forces,

@@ -47,7 +47,7 @@ struct scale {
 struct tpcb {
 	const char *dir;
 	struct scale sc;
-	struct txn_env *env;	/* user-level transactions, else NULL */
+	struct tp_env *env;	/* user-level transactions, else NULL */
 	struct btree *account, *teller, *branch;
 	struct recno *history;
 };

@@ -47,7 +47,6 @@ cnputc(int c)
 static void
 comintr(void *arg)
 {
-	(void)arg;
 	while (inb(COM1 + LSR) & LSR_RXRDY)
 		ttyinput(&constty, inb(COM1 + RBR));
 }

@@ -8,7 +8,8 @@
  * CAPACITY(10), MODE SENSE(6) page 4 (cylinders, heads) and page 5
  * (sectors per track), the boot line, then the label.
  * We never ask for page 3, which QEMU lacks, nor trust page 4's rpm,
- * which QEMU fixes at 5400 (DRIVES.md section 5).
+ * which QEMU fixes at 5400 (QEMU's mode_sense_page, hw/scsi/scsi-disk.c;
+ * qemu/DRIVE.md, "What QEMU shows the guest").
  *
  * The label (sys/disklabel.h) is read from sector LABELSECTOR at attach
  * and again at each first open; a sector without a valid one (magics,
@@ -293,7 +294,7 @@ sdattach(void *hba, int bus, int target, int lun, const u_int8_t *inq)
 fail:
 	printf("%s; not attached\n", why);
 	free(buf);
-	free(sc->sc_dk.dk_stats);
+	disk_detach(&sc->sc_dk);
 	free(sc);
 }
 
@@ -343,7 +344,6 @@ sdopen(dev_t dev, int flags, int fmt)
 	struct sd_softc *sc = sd_lookup(SDUNIT(dev));
 	int part = SDPART(dev);
 
-	(void)flags;
 	if (sc == NULL)
 		return ENXIO;
 	/* Nothing open: someone may have written a new label meanwhile. */
@@ -382,7 +382,6 @@ sdclose(dev_t dev, int flags, int fmt)
 	struct sd_softc *sc = sd_lookup(SDUNIT(dev));
 	int part = SDPART(dev);
 
-	(void)flags;
 	if (sc == NULL)
 		return ENXIO;
 	if (fmt == S_IFCHR)
@@ -575,7 +574,6 @@ sdioctl(dev_t dev, u_long cmd, caddr_t data, int flags)
 {
 	struct sd_softc *sc = sd_lookup(SDUNIT(dev));
 
-	(void)flags;
 	if (sc == NULL)
 		return ENXIO;
 	switch (cmd) {
@@ -601,27 +599,11 @@ sdpsize(dev_t dev)
 int
 sdread(dev_t dev, struct uio *uio, int ioflag)
 {
-	(void)ioflag;
 	return physio(sdstrategy, dev, B_READ, uio);
 }
 
 int
 sdwrite(dev_t dev, struct uio *uio, int ioflag)
 {
-	(void)ioflag;
 	return physio(sdstrategy, dev, B_WRITE, uio);
-}
-
-/* SYS_diskstats (sys/diskstats.h) */
-int
-sys_diskstats(struct proc *p, void *uap, int *retval)
-{
-	struct diskstats_args *a = uap;
-	struct sd_softc *sc = sd_lookup(a->unit);
-
-	(void)p;
-	*retval = 0;
-	if (sc == NULL)
-		return ENXIO;
-	return disk_stats(&sc->sc_dk, a->buf, a->reset);
 }

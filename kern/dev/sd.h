@@ -36,7 +36,8 @@ void	sdsync_all(void);
 
 /*
  * Disk subroutines for any disk driver (kern/subr_disk.c): label checks
- * and the thesis 7.2 counters.  The elevator queue is in kern/buf.h.
+ * and the thesis 7.2 counters, which diskstats(2) reads from every disk
+ * attached.  The elevator queue is in kern/buf.h.
  */
 struct disklabel;
 const char *disklabel_check(struct disklabel *, u_int32_t nsectors);
@@ -48,18 +49,11 @@ struct disk {
 	struct diskstats *dk_stats;	/* what diskstats(2) copies out */
 	int	dk_busy;		/* a command is at the disk */
 	u_int64_t dk_stamp;		/* last busy/idle change, us */
+	struct disk *dk_next;		/* the list of attached disks */
 };
 void	disk_attach(struct disk *, const char *name, int unit);
+void	disk_detach(struct disk *);	/* the attach failed after all */
 void	disk_busy(struct disk *);
 void	disk_unbusy(struct disk *, struct buf *, int nbytes, int error);
-int	disk_stats(struct disk *, struct diskstats *ubuf, int reset);
-
-/* SYS_diskstats: uap points to the kernel's copy of these arguments */
-struct diskstats_args {
-	int	unit;
-	struct diskstats *buf;		/* user address, or NULL */
-	int	reset;			/* zero the counters after copying */
-};
-int	sys_diskstats(struct proc *p, void *uap, int *retval);
 
 #endif

@@ -15,7 +15,9 @@
 #define GUCODE_SEL	3		/* user code */
 #define GUDATA_SEL	4		/* user data */
 #define GTSS_SEL	5
-#define NGDT		6
+#define GUTLS_SEL	6		/* a process's TLS segment (compat/linux);
+					   Linux's first TLS slot is 6 too */
+#define NGDT		7
 #define SEL_KPL		0
 #define SEL_UPL		3
 #define GSEL_KCODE	(GCODE_SEL << 3)
@@ -32,8 +34,13 @@
 #define PG_FRAME	0xfffff000
 
 #define CR0_PE		0x00000001
+#define CR0_MP		0x00000002	/* FPU: WAIT honours TS */
+#define CR0_EM		0x00000004	/* no FPU: trap FPU instructions */
+#define CR0_TS		0x00000008	/* task switched */
 #define CR0_WP		0x00010000	/* kernel honours read-only pages */
 #define CR0_PG		0x80000000
 #define CR4_PSE		0x00000010
+#define CR4_OSFXSR	0x00000200	/* fxsave/fxrstor and SSE */
+#define CR4_OSXMMEXCPT	0x00000400	/* SSE exceptions as #XM */
 
 #endif

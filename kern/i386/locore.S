@@ -73,6 +73,11 @@ alltraps:
 	movw	$GSEL_KDATA, %ax
 	movw	%ax, %ds
 	movw	%ax, %es
+	/* %fs and %gs too: a Linux program's %gs names its TLS slot in the
+	 * GDT, which the scheduler rewrites for every process it runs; a
+	 * frame of a kernel thread must not save and reload that selector. */
+	movw	%ax, %fs
+	movw	%ax, %gs
 	pushl	%esp
 	call	trap
 	addl	$4, %esp

@@ -2,7 +2,10 @@
  * Machine setup: the segment descriptors (GDT), the task state segment
  * that gives the CPU the kernel stack on a trap from user mode, and the
  * interrupt descriptor table pointing at locore's vectors.  Segments are
- * flat (base 0, limit 4 GB); protection comes from paging.
+ * flat (base 0, limit 4 GB); protection comes from paging.  One more slot,
+ * GUTLS_SEL, holds the running process's thread-local storage segment
+ * (a Linux program's set_thread_area, compat/linux); the scheduler
+ * writes it for each process it runs, as it does the FPU registers.
  */
 #include "kern/systm.h"
 #include "kern/i386/cpu.h"
@@ -34,6 +37,9 @@ struct descptr {
 static struct segdesc gdt[NGDT];
 static struct gatedesc idt[256];
 static struct tss tss;
+static u_int8_t fpu_initial[FPU_SAVE_SIZE] __attribute__((aligned(16)));
+
+static void fpu_init(void);
 
 static void
 setseg(int sel, u_int32_t base, u_int32_t limit, int access, int flags)
@@ -111,6 +117,59 @@ machdep_init(void)
 	dp.limit = sizeof(idt) - 1;
 	dp.base = (u_int32_t)idt;
 	__asm volatile("lidt %0" : : "m"(dp));
+	fpu_init();
+}
+
+/*
+ * The FPU and SSE units: on, with fxsave/fxrstor, and the registers of a
+ * new program saved as the image every process starts from (x87 control
+ * word 0x37f and MXCSR 0x1f80: all exceptions masked).  glibc's string
+ * functions use SSE2, so a Linux program needs them, and each process
+ * keeps its own registers.
+ */
+static void
+fpu_init(void)
+{
+	u_int32_t cr0, cr4, mxcsr = 0x1f80;
+
+	__asm volatile("movl %%cr0, %0" : "=r"(cr0));
+	cr0 = (cr0 & ~(CR0_EM | CR0_TS)) | CR0_MP;
+	__asm volatile("movl %0, %%cr0" : : "r"(cr0));
+	__asm volatile("movl %%cr4, %0" : "=r"(cr4));
+	cr4 |= CR4_OSFXSR | CR4_OSXMMEXCPT;
+	__asm volatile("movl %0, %%cr4" : : "r"(cr4));
+	__asm volatile("fninit; ldmxcsr %0" : : "m"(mxcsr));
+	fpu_save(fpu_initial);
+}
+
+void
+fpu_clean(u_int8_t *area)
+{
+	memcpy(area, fpu_initial, FPU_SAVE_SIZE);
+}
+
+void
+fpu_save(u_int8_t *area)
+{
+	__asm volatile("fxsave %0" : "=m"(*(u_int8_t (*)[FPU_SAVE_SIZE])area));
+}
+
+void
+fpu_restore(const u_int8_t *area)
+{
+	__asm volatile("fxrstor %0" : : "m"(*(const u_int8_t (*)[FPU_SAVE_SIZE])area));
+}
+
+/*
+ * Install a process's TLS segment descriptor (two zero words: none).
+ * %gs caches a descriptor when it is loaded, so the new one takes effect
+ * when the process's %gs is reloaded from its trap frame on the way back
+ * to user mode.
+ */
+void
+set_user_tls(const u_int32_t desc[2])
+{
+	memcpy(&gdt[GUTLS_SEL], desc, sizeof(gdt[GUTLS_SEL]));
 }
 
 /* The CPU switches to this stack on a trap from user mode. */

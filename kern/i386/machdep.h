@@ -10,7 +10,16 @@ struct trapframe;
 
 void	machdep_init(void);
 void	set_kstack(u_int32_t esp0);
+void	set_user_tls(const u_int32_t desc[2]);
+
+/* FPU and SSE registers: an fxsave image per process, swapped by the scheduler */
+#define FPU_SAVE_SIZE	512
+void	fpu_clean(u_int8_t *area);
+void	fpu_save(u_int8_t *area);
+void	fpu_restore(const u_int8_t *area);
 void	trap(struct trapframe *);
+void	syscall(struct trapframe *);	/* from trap(): kern/i386/syscall.c */
+void	hardclock(struct trapframe *);	/* from trap(): kern/i386/clock.c */
 extern void trapret(void);
 
 /* interrupts: the two 8259 PICs, IRQ 0..15 */

@@ -1,15 +1,30 @@
 /*
  * The system call dispatcher: the number in %eax selects an entry of
- * sysent; its arguments are copied from the user stack; the result or
- * the errno goes back in %eax with the carry flag (see sys/syscall.h).
+ * sysent (kern/syscalls.master); its arguments are copied from the user
+ * stack; the result or the errno goes back in %eax with the carry flag.
+ *
+ * The trap ABI (i386, as 4.4BSD): a libc stub is called like a C function,
+ * loads the number into %eax and executes "int $0x80".  The kernel reads
+ * the arguments from the user stack, starting at 4(%esp) (0(%esp) is the
+ * stub's return address).  On success the carry flag is clear and the
+ * result is in %eax (64-bit results such as lseek's in %edx:%eax; pipe
+ * returns the read end in %eax and the write end in %edx; fork returns 0
+ * in the child).  On failure the carry flag is set and %eax holds the
+ * errno value.  64-bit arguments (off_t) occupy two stack words, low first,
+ * after the 4.4BSD pad word where 4.4BSD had one (lseek, truncate, ftruncate).
+ *
+ * A Linux program's process has a table and an ABI of its own
+ * (compat/linux/linux_syscall.c).
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
 #include "kern/syscalls.h"
 #include "kern/uio.h"
 #include "kern/i386/cpu.h"
+#include "kern/i386/machdep.h"
+#include "compat/linux/linux.h"
 
-#define MAXARGS	8
+#define MAXARGS	8		/* kern/makesyscalls.py holds every call to it */
 
 void
 syscall(struct trapframe *tf)
@@ -20,16 +35,21 @@ syscall(struct trapframe *tf)
 	int code = tf->tf_eax, error, rval[2];
 
 	p->p_tf = tf;
+	if (p->p_emul == EMUL_LINUX) {
+		linux_syscall(p, tf);
+		return;
+	}
 	if (code < 0 || code >= nsysent || sysent[code].sy_call == NULL)
-		callp = &sysent[0];		/* nosys: ENOSYS */
-	else
+		error = ENOSYS;
+	else {
 		callp = &sysent[code];
-	error = copyin((void *)(tf->tf_esp + 4), args,
-	    callp->sy_narg * sizeof(u_int32_t));
-	if (error == 0) {
-		rval[0] = 0;
-		rval[1] = tf->tf_edx;
-		error = callp->sy_call(p, args, rval);
+		error = copyin((void *)(tf->tf_esp + 4), args,
+		    callp->sy_narg * sizeof(u_int32_t));
+		if (error == 0) {
+			rval[0] = 0;
+			rval[1] = tf->tf_edx;
+			error = callp->sy_call(p, args, rval);
+		}
 	}
 	switch (error) {
 	case 0:

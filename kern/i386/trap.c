@@ -23,9 +23,6 @@
 
 u_int32_t onfault;			/* recovery %eip for copyin/copyout */
 
-void	syscall(struct trapframe *);
-void	hardclock(struct trapframe *);
-
 static const char *const trapnames[] = {
 	"divide error", "debug", "NMI", "breakpoint", "overflow",
 	"bound range", "invalid opcode", "device not available",
@@ -64,13 +61,12 @@ grow_stack(struct proc *p, u_int32_t va)
 	return pmap_enter(p->p_pmap, trunc_page(va), 1) == 0;
 }
 
-void
+static void
 userret(struct trapframe *tf)
 {
 	struct proc *p = curproc;
 	int sig;
 
-	(void)tf;
 	while ((sig = issignal(p)) != 0)
 		postsig(sig);
 	if (want_resched) {
@@ -85,7 +81,6 @@ trap(struct trapframe *tf)
 {
 	struct proc *p = curproc;
 	int sig = 0, user = USERMODE(tf);
-	u_int32_t sticks = 0;
 
 	if (tf->tf_trapno >= T_IRQ0 && tf->tf_trapno < T_IRQ0 + 16) {
 		if (tf->tf_trapno == T_IRQ0)
@@ -101,11 +96,8 @@ trap(struct trapframe *tf)
 		userret(tf);
 		return;
 	}
-	if (user && p) {
+	if (user && p)
 		p->p_tf = tf;
-		sticks = p->p_sticks;
-	}
-	(void)sticks;
 
 	switch (tf->tf_trapno) {
 	case T_PAGEFLT:

@@ -37,7 +37,6 @@ static int
 devlabel(int fd, struct disklabel *lp)
 {
 #ifdef HOSTBUILD
-	(void)fd, (void)lp;
 	return (0);
 #else
 	return (ioctl(fd, DIOCGDINFO, lp) == 0);

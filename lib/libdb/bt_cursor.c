@@ -333,7 +333,7 @@ bt_load(struct btree *bt, int (*next)(void *, DBT *, DBT *), void *arg)
 	void *meta;
 	int rv, l, error, empty;
 
-	if (bt->env != NULL && txn_current(bt->env) != NULL) {
+	if (bt->env != NULL && tp_current(bt->env) != NULL) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -30,7 +30,7 @@ struct btree {
 	u_int32_t fill;		/* bt_load's fill, percent */
 	u_int32_t maxitem;	/* largest entry, so four fit in a page */
 	struct mpool *mp;
-	struct txn_env *env;
+	struct tp_env *env;
 	u_int8_t *dbuf;		/* bt_get's record, until the next call */
 	u_int8_t *tmp;		/* a page: compaction and splits */
 	u_int8_t *ebuf;		/* the entry bt_put inserts */

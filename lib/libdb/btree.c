@@ -84,7 +84,7 @@ bt_free(struct btree *bt)
 
 struct btree *
 bt_open(const char *path, int flags, int mode, const struct btreeinfo *info,
-    struct txn_env *env)
+    struct tp_env *env)
 {
 	struct btree *bt;
 	void *meta;
@@ -125,7 +125,7 @@ bt_open(const char *path, int flags, int mode, const struct btreeinfo *info,
 	if ((meta = mpool_get(bt->mp, 0, 0)) == NULL)
 		goto fail;
 	mpool_put(bt->mp, meta, 0);
-	if (env != NULL && txn_register(env, bt->mp, path) < 0)
+	if (env != NULL && tp_register(env, bt->mp, path) < 0)
 		goto fail;
 	return bt;
 fail:
@@ -144,7 +144,7 @@ bt_close(struct btree *bt)
 	int rv, error;
 
 	if (bt->mp->env != NULL)
-		txn_unregister(bt->mp->env, bt->mp);
+		tp_unregister(bt->mp->env, bt->mp);
 	rv = mpool_close(bt->mp);
 	if (rv == 0)
 		rv = fsync(bt->fd);

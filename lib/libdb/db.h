@@ -27,11 +27,14 @@
  * (bad checksum or an impossible layout) is EFTYPE, never a crash.
  *
  * Transactions are per process, like the kernel's (thesis 5.2): between
- * txn_begin and txn_commit or txn_abort every access to a file opened
+ * tp_begin and tp_commit or tp_abort every access to a file opened
  * with the environment is part of the running transaction: pages are
  * locked (read or write, held to the end: strict 2PL) and every change
  * to a page is logged as the before- and after-image of the bytes that
  * changed.  Outside a transaction access is neither locked nor logged.
+ * The calls are tp_* (LIBTP's "transaction processing") because txn_*
+ * are the kernel's transactions (sys/txn.h, thesis 5.2), which the same
+ * program may call too.
  */
 #ifndef _LIBDB_DB_H_
 #define _LIBDB_DB_H_
@@ -51,8 +54,8 @@ struct mpool;
 struct btree;
 struct btcursor;
 struct recno;
-struct txn_env;
-struct txn;
+struct tp_env;
+struct tp_txn;
 
 /* Counters of one page cache (mpool_stat). */
 struct mpool_stat {
@@ -80,7 +83,7 @@ struct btreeinfo {
 #define BT_NOOVERWRITE	0x01	/* bt_put: do not replace an existing key */
 
 struct btree *bt_open(const char *, int, int, const struct btreeinfo *,
-	    struct txn_env *);
+	    struct tp_env *);
 int	 bt_close(struct btree *);
 int	 bt_get(struct btree *, const DBT *, DBT *);
 int	 bt_put(struct btree *, const DBT *, const DBT *, int);
@@ -111,7 +114,7 @@ struct recnoinfo {
 };
 
 struct recno *rec_open(const char *, int, int, const struct recnoinfo *,
-	    struct txn_env *);
+	    struct tp_env *);
 int	 rec_close(struct recno *);
 int	 rec_get(struct recno *, u_int32_t, void *);
 int	 rec_put(struct recno *, u_int32_t, const void *);
@@ -138,22 +141,22 @@ void	 mpool_stat(struct mpool *, struct mpool_stat *);
  * LIBTP's wait threshold is a percentage of the active transactions
  * waiting to commit; with one process there are no others to wait for,
  * so here it is a bound on the wait.  A commit that did not force is not
- * durable yet: txn_durable says up to which commit the log is on disk.
+ * durable yet: tp_durable says up to which commit the log is on disk.
  *
  * ckpt_kb: a checkpoint (every dirty page written and fsync'd, the log
  * emptied) once the log holds this much (0: 1024 KB).
  */
-struct txn_info {
+struct tp_info {
 	u_int32_t group;
 	u_int32_t logdelay;
 	u_int32_t wait_ms;
 	u_int32_t ckpt_kb;
 };
 
-#define TXN_RECOVER	0x01	/* txn_open: run recovery if the log needs it */
+#define TP_RECOVER	0x01	/* tp_open: run recovery if the log needs it */
 
-/* Counters of an environment (txn_stat). */
-struct txn_stat {
+/* Counters of an environment (tp_stat). */
+struct tp_stat {
 	u_int64_t begins, commits, aborts;
 	u_int64_t forces;	/* log forces (write and fsync) */
 	u_int64_t records;	/* log records written */
@@ -163,8 +166,8 @@ struct txn_stat {
 	u_int32_t locks;	/* locks held now */
 };
 
-/* What a recovery did (txn_recover). */
-struct txn_recover_stat {
+/* What a recovery did (tp_recover). */
+struct tp_recover_stat {
 	u_int32_t records;	/* log records after the checkpoint */
 	u_int32_t committed;	/* transactions redone */
 	u_int32_t aborted;	/* ... aborted before the crash, redone too */
@@ -173,16 +176,16 @@ struct txn_recover_stat {
 	u_int32_t undone;	/* ... backward */
 };
 
-struct txn_env *txn_open(const char *, const struct txn_info *, int);
-int	 txn_close(struct txn_env *);
-struct txn *txn_begin(struct txn_env *);
-int	 txn_commit(struct txn *);
-int	 txn_abort(struct txn *);
-u_int32_t txn_id(struct txn *);
-int	 txn_flush(struct txn_env *);
-int	 txn_checkpoint(struct txn_env *);
-u_int64_t txn_durable(struct txn_env *);
-void	 txn_stat(struct txn_env *, struct txn_stat *);
-int	 txn_recover(const char *, struct txn_recover_stat *);
+struct tp_env *tp_open(const char *, const struct tp_info *, int);
+int	 tp_close(struct tp_env *);
+struct tp_txn *tp_begin(struct tp_env *);
+int	 tp_commit(struct tp_txn *);
+int	 tp_abort(struct tp_txn *);
+u_int32_t tp_id(struct tp_txn *);
+int	 tp_flush(struct tp_env *);
+int	 tp_checkpoint(struct tp_env *);
+u_int64_t tp_durable(struct tp_env *);
+void	 tp_stat(struct tp_env *, struct tp_stat *);
+int	 tp_recover(const char *, struct tp_recover_stat *);
 
 #endif

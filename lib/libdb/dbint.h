@@ -75,7 +75,7 @@ u_int32_t fs_psize(int, u_int32_t);
  * or 0); mpool sets the checksum when it writes one.  Under a running
  * transaction mpool_get locks the page (MPOOL_WRITE: a write lock) and,
  * for writing, keeps a copy of it; the last mpool_put of a write pin logs
- * the bytes that changed (txn_logpage) and stamps the page's lsn.
+ * the bytes that changed (tp_logpage) and stamps the page's lsn.
  */
 #define MPOOL_WRITE	0x01	/* mpool_get: the caller will change it */
 #define MPOOL_NEW	0x02	/* ... a page past the end: zeroed, not read */
@@ -94,7 +94,7 @@ struct mpool {
 	int	(*pgin)(void *, u_int32_t, void *);
 	void	 *arg;
 	int	  zerook;	/* a page of zeros passes unchecked */
-	struct txn_env *env;	/* NULL: not transactional */
+	struct tp_env *env;	/* NULL: not transactional */
 	u_int32_t fileid;	/* its number in env's file table */
 	struct mpool_stat st;
 };
@@ -106,13 +106,13 @@ int	 mpool_sync(struct mpool *);
 int	 mpool_close(struct mpool *);
 
 /* The transaction manager's side of the seam (txn.c, txn_log.c). */
-int	 txn_register(struct txn_env *, struct mpool *, const char *);
-void	 txn_unregister(struct txn_env *, struct mpool *);
-struct txn *txn_current(struct txn_env *);
-int	 txn_lockpage(struct txn_env *, u_int32_t, u_int32_t, int);
-int	 txn_logpage(struct txn_env *, struct mpool *, u_int32_t,
+int	 tp_register(struct tp_env *, struct mpool *, const char *);
+void	 tp_unregister(struct tp_env *, struct mpool *);
+struct tp_txn *tp_current(struct tp_env *);
+int	 tp_lockpage(struct tp_env *, u_int32_t, u_int32_t, int);
+int	 tp_logpage(struct tp_env *, struct mpool *, u_int32_t,
 	    const void *, void *, int);
-int	 txn_walflush(struct txn_env *, u_int64_t);
+int	 tp_walflush(struct tp_env *, u_int64_t);
 
 /* Unaligned little-endian fields inside B-tree entries. */
 static inline u_int16_t

@@ -11,14 +11,14 @@
  * the path from the root to a leaf and a few more).
  *
  * A dirty page is written when it is replaced or by mpool_sync, and only
- * after the log holds everything it depends on: txn_walflush forces the
+ * after the log holds everything it depends on: tp_walflush forces the
  * log up to the page's lsn first (write-ahead logging).  The page gets
  * its checksum on the way out, and is checked on the way in, by the
  * checksum and then by the access method's pgin hook.
  *
  * In a transaction (the environment's current one) every get locks the
  * page, and the first write pin keeps a copy of it; when the last pin
- * goes, txn_logpage compares the page with the copy and logs the bytes
+ * goes, tp_logpage compares the page with the copy and logs the bytes
  * that changed, before and after.  The access methods do no logging of
  * their own.
  */
@@ -129,7 +129,7 @@ pagewrite(struct mpool *mp, struct bpage *bp)
 	off_t off = (off_t)bp->pgno * mp->psize;
 
 	if (mp->env != NULL && HDR(page)->lsn != 0 &&
-	    txn_walflush(mp->env, HDR(page)->lsn) < 0)
+	    tp_walflush(mp->env, HDR(page)->lsn) < 0)
 		return -1;
 	page_setcksum(page, mp->psize);
 	if (lseek(mp->fd, off, SEEK_SET) != off)
@@ -188,13 +188,13 @@ getbuf(struct mpool *mp)
 void *
 mpool_get(struct mpool *mp, u_int32_t pgno, int flags)
 {
-	struct txn_env *env = (flags & MPOOL_RAW) ? NULL : mp->env;
+	struct tp_env *env = (flags & MPOOL_RAW) ? NULL : mp->env;
 	struct bpage *bp;
 	int error;
 
 	mp->st.gets++;
-	if (env != NULL && txn_current(env) != NULL &&
-	    txn_lockpage(env, mp->fileid, pgno, flags & MPOOL_WRITE) < 0)
+	if (env != NULL && tp_current(env) != NULL &&
+	    tp_lockpage(env, mp->fileid, pgno, flags & MPOOL_WRITE) < 0)
 		return NULL;
 	if ((bp = lookup(mp, pgno)) != NULL) {
 		mp->st.hits++;
@@ -231,7 +231,7 @@ mpool_get(struct mpool *mp, u_int32_t pgno, int flags)
 		*hslot(mp, pgno) = bp;
 	}
 	lru_append(mp, bp);
-	if ((flags & MPOOL_WRITE) && env != NULL && txn_current(env) != NULL &&
+	if ((flags & MPOOL_WRITE) && env != NULL && tp_current(env) != NULL &&
 	    bp->snap == NULL) {
 		if ((bp->snap = malloc(mp->psize)) == NULL)
 			return NULL;
@@ -255,7 +255,7 @@ mpool_put(struct mpool *mp, void *page, int flags)
 	if (bp->full || memcmp((char *)bp->snap + PG_LOGGED,
 	    (char *)page + PG_LOGGED, mp->psize - PG_LOGGED) != 0) {
 		bp->dirty = 1;
-		rv = txn_logpage(mp->env, mp, bp->pgno, bp->snap, page,
+		rv = tp_logpage(mp->env, mp, bp->pgno, bp->snap, page,
 		    bp->full);
 	}
 	bp->full = 0;

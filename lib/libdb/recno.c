@@ -23,7 +23,7 @@ struct recno {
 	u_int32_t reclen;
 	u_int32_t perpage;
 	struct mpool *mp;
-	struct txn_env *env;
+	struct tp_env *env;
 };
 
 static int
@@ -68,7 +68,7 @@ rec_create(struct recno *rn)
 
 struct recno *
 rec_open(const char *path, int flags, int mode, const struct recnoinfo *info,
-    struct txn_env *env)
+    struct tp_env *env)
 {
 	u_int8_t buf[PGHDR + sizeof(struct meta)];
 	struct recno *rn;
@@ -117,7 +117,7 @@ rec_open(const char *path, int flags, int mode, const struct recnoinfo *info,
 	if ((meta = mpool_get(rn->mp, 0, 0)) == NULL)
 		goto fail;
 	mpool_put(rn->mp, meta, 0);
-	if (env != NULL && txn_register(env, rn->mp, path) < 0)
+	if (env != NULL && tp_register(env, rn->mp, path) < 0)
 		goto fail;
 	return rn;
 fail:
@@ -136,7 +136,7 @@ rec_close(struct recno *rn)
 	int rv, error;
 
 	if (rn->mp->env != NULL)
-		txn_unregister(rn->mp->env, rn->mp);
+		tp_unregister(rn->mp->env, rn->mp);
 	rv = mpool_close(rn->mp);
 	if (rv == 0)
 		rv = fsync(rn->fd);

@@ -1,12 +1,12 @@
 /*
- * The transaction manager (thesis 5.1.4.5): txn_begin, txn_commit,
- * txn_abort, and the environment that ties the log, the locks and the
+ * The transaction manager (thesis 5.1.4.5): tp_begin, tp_commit,
+ * tp_abort, and the environment that ties the log, the locks and the
  * files together.
  *
  * Write-ahead logging with before- and after-images (thesis 5.1.1), so
  * the buffer manager may write a dirty page of a running transaction
  * (STEAL) and commit forces only the log (NO-FORCE).  The record manager
- * does no logging itself: mpool hands txn_logpage the page as it was
+ * does no logging itself: mpool hands tp_logpage the page as it was
  * when it was pinned for writing and as it is now, and the bytes that
  * differ become UPDATE records, runs closer than GAP bytes merged into
  * one record.  (LIBTP logged each access method's operations logically,
@@ -19,7 +19,7 @@
  * thresholds say (db.h).  Releasing the locks before the force is safe
  * with one log: a transaction that saw this one's changes writes its
  * COMMIT record after this one's, so it cannot be durable without it.
- * A commit is acknowledged (txn_durable) once the force covers it.
+ * A commit is acknowledged (tp_durable) once the force covers it.
  *
  * Checkpoint: between transactions, every dirty page of every file is
  * written and fsync'd, then the log is emptied (log_reset) and the files
@@ -46,7 +46,7 @@ now_us(void)
 }
 
 static void
-env_free(struct txn_env *env)
+env_free(struct tp_env *env)
 {
 	log_close(env);
 	lock_free(env);
@@ -54,10 +54,10 @@ env_free(struct txn_env *env)
 	free(env);
 }
 
-struct txn_env *
-txn_open(const char *dir, const struct txn_info *info, int flags)
+struct tp_env *
+tp_open(const char *dir, const struct tp_info *info, int flags)
 {
-	struct txn_env *env;
+	struct tp_env *env;
 	int dirty, error;
 
 	if ((env = calloc(1, sizeof(*env))) == NULL)
@@ -73,10 +73,10 @@ txn_open(const char *dir, const struct txn_info *info, int flags)
 		goto fail;
 	if (dirty) {
 		errno = EBUSY;
-		if (!(flags & TXN_RECOVER))
+		if (!(flags & TP_RECOVER))
 			goto fail;
 		log_close(env);
-		if (txn_recover(dir, NULL) < 0 || log_open(env, &dirty) < 0)
+		if (tp_recover(dir, NULL) < 0 || log_open(env, &dirty) < 0)
 			goto fail;
 	}
 	return env;
@@ -88,14 +88,14 @@ fail:
 }
 
 int
-txn_close(struct txn_env *env)
+tp_close(struct tp_env *env)
 {
 	u_int32_t id;
 	int rv = 0, error;
 
 	if (env->cur != NULL)
-		rv = txn_abort(env->cur);
-	if (txn_checkpoint(env) < 0)
+		rv = tp_abort(env->cur);
+	if (tp_checkpoint(env) < 0)
 		rv = -1;
 	for (id = 0; id < MAXFILES; id++)
 		if (env->files[id].mp != NULL)
@@ -106,32 +106,32 @@ txn_close(struct txn_env *env)
 	return rv;
 }
 
-struct txn *
-txn_current(struct txn_env *env)
+struct tp_txn *
+tp_current(struct tp_env *env)
 {
 	return env->cur;
 }
 
 u_int32_t
-txn_id(struct txn *txn)
+tp_id(struct tp_txn *txn)
 {
 	return txn->id;
 }
 
 u_int64_t
-txn_durable(struct txn_env *env)
+tp_durable(struct tp_env *env)
 {
 	return env->durable_commits;
 }
 
 void
-txn_stat(struct txn_env *env, struct txn_stat *st)
+tp_stat(struct tp_env *env, struct tp_stat *st)
 {
 	*st = env->st;
 }
 
 static void
-file_record(struct txn_env *env, u_int32_t id)
+file_record(struct tp_env *env, u_int32_t id)
 {
 	struct lrfile f;
 
@@ -147,7 +147,7 @@ file_record(struct txn_env *env, u_int32_t id)
  * environment's directory).
  */
 int
-txn_register(struct txn_env *env, struct mpool *mp, const char *path)
+tp_register(struct tp_env *env, struct mpool *mp, const char *path)
 {
 	const char *name = strrchr(path, '/');
 	u_int32_t id;
@@ -172,16 +172,16 @@ txn_register(struct txn_env *env, struct mpool *mp, const char *path)
 }
 
 void
-txn_unregister(struct txn_env *env, struct mpool *mp)
+tp_unregister(struct tp_env *env, struct mpool *mp)
 {
 	env->files[mp->fileid].mp = NULL;
 	mp->env = NULL;
 }
 
-struct txn *
-txn_begin(struct txn_env *env)
+struct tp_txn *
+tp_begin(struct tp_env *env)
 {
-	struct txn *txn;
+	struct tp_txn *txn;
 
 	if (env->cur != NULL) {
 		errno = EBUSY;		/* one transaction per process */
@@ -197,7 +197,7 @@ txn_begin(struct txn_env *env)
 }
 
 int
-txn_lockpage(struct txn_env *env, u_int32_t fileid, u_int32_t pgno, int write)
+tp_lockpage(struct tp_env *env, u_int32_t fileid, u_int32_t pgno, int write)
 {
 	return lock_get(env, env->cur, fileid, pgno,
 	    write ? LOCK_WRITE : LOCK_READ);
@@ -209,7 +209,7 @@ txn_lockpage(struct txn_env *env, u_int32_t fileid, u_int32_t pgno, int write)
  * UPDATE record; the page's lsn becomes the last one's.
  */
 int
-txn_logpage(struct txn_env *env, struct mpool *mp, u_int32_t pgno,
+tp_logpage(struct tp_env *env, struct mpool *mp, u_int32_t pgno,
     const void *before, void *after, int full)
 {
 	const u_int8_t *b = before, *a = after;
@@ -247,17 +247,17 @@ txn_logpage(struct txn_env *env, struct mpool *mp, u_int32_t pgno,
 
 /* Write-ahead logging: a page with lsn may be written once it is durable. */
 int
-txn_walflush(struct txn_env *env, u_int64_t lsn)
+tp_walflush(struct tp_env *env, u_int64_t lsn)
 {
 	if (lsn < env->durable)
 		return 0;
 	env->st.walforces++;
-	return txn_flush(env);
+	return tp_flush(env);
 }
 
 /* Force the log: every waiting commit is durable after it. */
 int
-txn_flush(struct txn_env *env)
+tp_flush(struct tp_env *env)
 {
 	if (log_flush(env) < 0)
 		return -1;
@@ -268,9 +268,9 @@ txn_flush(struct txn_env *env)
 
 /* The group-commit decision (db.h): force now? */
 static int
-mustforce(struct txn_env *env)
+mustforce(struct tp_env *env)
 {
-	struct txn_info *in = &env->info;
+	struct tp_info *in = &env->info;
 
 	if (in->group <= 1 || env->nwait >= in->group)
 		return 1;
@@ -281,9 +281,9 @@ mustforce(struct txn_env *env)
 }
 
 int
-txn_commit(struct txn *txn)
+tp_commit(struct tp_txn *txn)
 {
-	struct txn_env *env = txn->env;
+	struct tp_env *env = txn->env;
 	int rv = 0;
 
 	if (txn != env->cur) {
@@ -301,17 +301,17 @@ txn_commit(struct txn *txn)
 	env->st.commits++;
 	if (env->nwait++ == 0)
 		env->waitsince = now_us();
-	if (mustforce(env) && txn_flush(env) < 0)
+	if (mustforce(env) && tp_flush(env) < 0)
 		return -1;
 	if (env->end - env->base >= (u_int64_t)env->info.ckpt_kb * 1024)
-		return txn_checkpoint(env);
+		return tp_checkpoint(env);
 	return 0;
 }
 
 int
-txn_abort(struct txn *txn)
+tp_abort(struct tp_txn *txn)
 {
-	struct txn_env *env = txn->env;
+	struct tp_env *env = txn->env;
 	int rv;
 
 	if (txn != env->cur) {
@@ -330,7 +330,7 @@ txn_abort(struct txn *txn)
 }
 
 int
-txn_checkpoint(struct txn_env *env)
+tp_checkpoint(struct tp_env *env)
 {
 	u_int32_t id;
 
@@ -338,7 +338,7 @@ txn_checkpoint(struct txn_env *env)
 		errno = EBUSY;
 		return -1;
 	}
-	if (txn_flush(env) < 0)
+	if (tp_flush(env) < 0)
 		return -1;
 	for (id = 0; id < MAXFILES; id++)
 		if (env->files[id].mp != NULL &&

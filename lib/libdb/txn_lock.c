@@ -18,21 +18,21 @@
 #include "lib/libdb/txnint.h"
 
 int
-lock_init(struct txn_env *env)
+lock_init(struct tp_env *env)
 {
 	env->lockhash = calloc(LOCKHASH, sizeof(*env->lockhash));
 	return env->lockhash == NULL ? -1 : 0;
 }
 
 static struct lockobj **
-lslot(struct txn_env *env, u_int32_t fileid, u_int32_t pgno)
+lslot(struct tp_env *env, u_int32_t fileid, u_int32_t pgno)
 {
 	return &env->lockhash[(pgno * 2654435761u + fileid * 40503u) &
 	    (LOCKHASH - 1)];
 }
 
 int
-lock_get(struct txn_env *env, struct txn *txn, u_int32_t fileid,
+lock_get(struct tp_env *env, struct tp_txn *txn, u_int32_t fileid,
     u_int32_t pgno, int mode)
 {
 	struct lockobj *o, **op = lslot(env, fileid, pgno);
@@ -77,7 +77,7 @@ lock_get(struct txn_env *env, struct txn *txn, u_int32_t fileid,
 
 /* The end of a transaction: every lock it holds, and empty pages' entries. */
 void
-lock_unlock_all(struct txn_env *env, struct txn *txn)
+lock_unlock_all(struct tp_env *env, struct tp_txn *txn)
 {
 	struct lock *l, *next, **lp;
 	struct lockobj *o, **op;
@@ -102,7 +102,7 @@ lock_unlock_all(struct txn_env *env, struct txn *txn)
 }
 
 void
-lock_free(struct txn_env *env)
+lock_free(struct tp_env *env)
 {
 	free(env->lockhash);
 	env->lockhash = NULL;

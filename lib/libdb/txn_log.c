@@ -24,7 +24,7 @@
 #define SCANBUF	(64 * 1024 + MAXREC)
 
 static int
-hdr_write(struct txn_env *env, u_int64_t base)
+hdr_write(struct tp_env *env, u_int64_t base)
 {
 	u_int8_t sec[LOGHDR];
 	struct loghdr h;
@@ -44,7 +44,7 @@ hdr_write(struct txn_env *env, u_int64_t base)
 }
 
 static int
-hdr_read(struct txn_env *env, u_int64_t *base)
+hdr_read(struct tp_env *env, u_int64_t *base)
 {
 	struct loghdr h;
 
@@ -91,7 +91,7 @@ rec_setcksum(u_int8_t *rec, u_int32_t len)
 }
 
 int
-log_scanstart(struct txn_env *env, struct logscan *sc)
+log_scanstart(struct tp_env *env, struct logscan *sc)
 {
 	memset(sc, 0, sizeof(*sc));
 	sc->env = env;
@@ -113,7 +113,7 @@ log_scanend(struct logscan *sc)
 static int
 scanfill(struct logscan *sc, u_int32_t n)
 {
-	struct txn_env *env = sc->env;
+	struct tp_env *env = sc->env;
 	off_t off;
 	ssize_t got;
 
@@ -155,7 +155,7 @@ log_scan(struct logscan *sc, u_int8_t *rec)
  * transactions, so a crash left it and recovery must run.
  */
 int
-log_open(struct txn_env *env, int *dirty)
+log_open(struct tp_env *env, int *dirty)
 {
 	char path[1024];
 	struct logscan sc;
@@ -199,7 +199,7 @@ log_open(struct txn_env *env, int *dirty)
 }
 
 void
-log_close(struct txn_env *env)
+log_close(struct tp_env *env)
 {
 	if (env->logfd >= 0)
 		close(env->logfd);
@@ -210,7 +210,7 @@ log_close(struct txn_env *env)
 
 /* Write the records not yet in the file (no fsync). */
 static int
-log_write(struct txn_env *env)
+log_write(struct tp_env *env)
 {
 	off_t off = (off_t)(LOGHDR + env->written - env->base);
 	u_int32_t n = (u_int32_t)(env->end - env->written);
@@ -233,7 +233,7 @@ log_write(struct txn_env *env)
  * transaction's records are chained through prev.
  */
 u_int64_t
-log_put(struct txn_env *env, struct txn *txn, int type, int flags,
+log_put(struct tp_env *env, struct tp_txn *txn, int type, int flags,
     const void *p1, u_int32_t l1, const void *p2, u_int32_t l2,
     const void *p3, u_int32_t l3)
 {
@@ -278,7 +278,7 @@ log_put(struct txn_env *env, struct txn *txn, int type, int flags,
 
 /* The log force: every record so far on the disk. */
 int
-log_flush(struct txn_env *env)
+log_flush(struct tp_env *env)
 {
 	if (env->durable == env->end)
 		return 0;
@@ -291,7 +291,7 @@ log_flush(struct txn_env *env)
 
 /* Log pages with records that are not on the disk yet (logdelay). */
 u_int32_t
-log_dirtypages(struct txn_env *env)
+log_dirtypages(struct tp_env *env)
 {
 	if (env->end == env->durable)
 		return 0;
@@ -300,7 +300,7 @@ log_dirtypages(struct txn_env *env)
 
 /* The record at lsn into rec (MAXREC bytes), from the buffer or the file. */
 int
-log_read(struct txn_env *env, u_int64_t lsn, u_int8_t *rec)
+log_read(struct tp_env *env, u_int64_t lsn, u_int8_t *rec)
 {
 	struct lrec h;
 	off_t off;
@@ -340,7 +340,7 @@ log_read(struct txn_env *env, u_int64_t lsn, u_int8_t *rec)
  * work is all in the files) is still a valid log.
  */
 int
-log_reset(struct txn_env *env)
+log_reset(struct tp_env *env)
 {
 	if (log_flush(env) < 0 || hdr_write(env, env->end) < 0)
 		return -1;

@@ -1,6 +1,6 @@
 /*
  * Undo and redo (thesis 5.1.4.1): log_unroll aborts a transaction,
- * txn_recover is the recovery program's body (log_roll).
+ * tp_recover is the recovery program's body (log_roll).
  *
  * log_unroll follows the transaction's records backward through prev and
  * puts each changed run of bytes back as it was (its before-image).
@@ -9,7 +9,7 @@
  * transaction's history, forward and back, can be replayed like any
  * other.
  *
- * txn_recover reads the log from the checkpoint three times:
+ * tp_recover reads the log from the checkpoint three times:
  *   1. which transactions finished: a COMMIT or ABORT record;
  *   2. redo, forward: every UPDATE and CLR of a finished transaction is
  *      applied to its page unless the page's lsn says it is there already
@@ -68,7 +68,7 @@ apply(void *page, u_int32_t psize, const u_int8_t *rec, int undo)
 }
 
 int
-log_unroll(struct txn_env *env, struct txn *txn)
+log_unroll(struct tp_env *env, struct tp_txn *txn)
 {
 	struct lrec h;
 	struct lrupdate u;
@@ -123,7 +123,7 @@ struct rfile {
 };
 
 struct recovery {
-	struct txn_env env;		/* only the log part is used */
+	struct tp_env env;		/* only the log part is used */
 	struct rfile files[4 * MAXFILES];
 	int	  nfiles;
 	int	  idmap[MAXFILES];	/* file id -> files[], as of the scan */
@@ -215,7 +215,7 @@ recpage(struct recovery *r, const u_int8_t *rec, int fi, struct mpool **mpp)
 
 /* Passes 1 and 2: who finished; then redo them and list the rest. */
 static int
-roll(struct recovery *r, struct txn_recover_stat *st, int pass)
+roll(struct recovery *r, struct tp_recover_stat *st, int pass)
 {
 	struct logscan sc;
 	struct lrec h;
@@ -281,7 +281,7 @@ roll(struct recovery *r, struct txn_recover_stat *st, int pass)
  * to see which that was for each record to undo.
  */
 static int
-unroll(struct recovery *r, struct txn_recover_stat *st)
+unroll(struct recovery *r, struct tp_recover_stat *st)
 {
 	struct logscan sc;
 	struct lrec h;
@@ -330,10 +330,10 @@ fail:
 }
 
 int
-txn_recover(const char *dir, struct txn_recover_stat *stp)
+tp_recover(const char *dir, struct tp_recover_stat *stp)
 {
 	struct recovery *r;
-	struct txn_recover_stat st;
+	struct tp_recover_stat st;
 	u_int32_t i;
 	int dirty, rv = -1, error;
 

@@ -88,15 +88,15 @@ struct lock {
 	struct lock *onext;	/* the page's next holder */
 	struct lock *tnext;	/* the transaction's next lock */
 	struct lockobj *obj;
-	struct txn *txn;
+	struct tp_txn *txn;
 	int	  mode;
 };
 
-struct txn {
+struct tp_txn {
 	u_int32_t id;
 	u_int64_t lastlsn;	/* its last record (0: none yet) */
 	struct lock *locks;
-	struct txn_env *env;
+	struct tp_env *env;
 };
 
 struct dbfile {
@@ -104,9 +104,9 @@ struct dbfile {
 	char	  name[MAXNAME];
 };
 
-struct txn_env {
+struct tp_env {
 	char	 *dir;
-	struct txn_info info;
+	struct tp_info info;
 	int	  logfd;
 	/* the log manager */
 	u_int64_t base;		/* the LSN after the header */
@@ -117,7 +117,7 @@ struct txn_env {
 	u_int64_t bufstart;
 	/* the transaction manager */
 	u_int32_t nextid;
-	struct txn *cur;	/* the running transaction */
+	struct tp_txn *cur;	/* the running transaction */
 	u_int32_t nwait;	/* commits not yet durable */
 	u_int64_t waitsince;	/* microseconds: the oldest one's commit */
 	u_int64_t durable_commits;
@@ -125,38 +125,38 @@ struct txn_env {
 	struct lockobj **lockhash;
 	/* the files */
 	struct dbfile files[MAXFILES];
-	struct txn_stat st;
+	struct tp_stat st;
 };
 
 /* txn_log.c: the log manager (thesis 5.1.4.1) */
-int	 log_open(struct txn_env *, int *);
-void	 log_close(struct txn_env *);
-u_int64_t log_put(struct txn_env *, struct txn *, int, int, const void *,
+int	 log_open(struct tp_env *, int *);
+void	 log_close(struct tp_env *);
+u_int64_t log_put(struct tp_env *, struct tp_txn *, int, int, const void *,
 	    u_int32_t, const void *, u_int32_t, const void *, u_int32_t);
-int	 log_flush(struct txn_env *);
-int	 log_read(struct txn_env *, u_int64_t, u_int8_t *);
-int	 log_reset(struct txn_env *);
-u_int32_t log_dirtypages(struct txn_env *);
+int	 log_flush(struct tp_env *);
+int	 log_read(struct tp_env *, u_int64_t, u_int8_t *);
+int	 log_reset(struct tp_env *);
+u_int32_t log_dirtypages(struct tp_env *);
 
 struct logscan {
-	struct txn_env *env;
+	struct tp_env *env;
 	u_int64_t lsn;		/* the next record's */
 	u_int8_t *buf;		/* file bytes from bufpos */
 	u_int64_t bufpos;	/* the LSN of buf[0] */
 	u_int32_t buflen;
 };
-int	 log_scanstart(struct txn_env *, struct logscan *);
+int	 log_scanstart(struct tp_env *, struct logscan *);
 int	 log_scan(struct logscan *, u_int8_t *);
 void	 log_scanend(struct logscan *);
 int	 log_recok(const u_int8_t *, u_int64_t);
 
 /* txn_lock.c: the lock manager (thesis 5.1.4.3) */
-int	 lock_init(struct txn_env *);
-int	 lock_get(struct txn_env *, struct txn *, u_int32_t, u_int32_t, int);
-void	 lock_unlock_all(struct txn_env *, struct txn *);
-void	 lock_free(struct txn_env *);
+int	 lock_init(struct tp_env *);
+int	 lock_get(struct tp_env *, struct tp_txn *, u_int32_t, u_int32_t, int);
+void	 lock_unlock_all(struct tp_env *, struct tp_txn *);
+void	 lock_free(struct tp_env *);
 
 /* txn_recover.c: log_unroll (abort) and log_roll (recovery) */
-int	 log_unroll(struct txn_env *, struct txn *);
+int	 log_unroll(struct tp_env *, struct tp_txn *);
 
 #endif

@@ -64,7 +64,6 @@ usage(void)
 static void
 onsignal(int sig)
 {
-	(void)sig;
 	done = 1;
 }
 
@@ -248,6 +247,8 @@ pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 				    "bytes)\n", sn, seguse(c, sn)->su_nbytes);
 			if (move_segment(c, sn) == 0)
 				batch[nb++] = sn;
+			else if (errno == ENOENT)
+				return -1;	/* the file system is gone */
 			else if (errno == ENOSPC)
 				break;	/* no room to move more to */
 			/* Chosen once a pass: mark it as if busy. */
@@ -320,8 +321,14 @@ main(int argc, char *argv[])
 		tv.tv_sec = SEGWAIT_SECS;
 		tv.tv_usec = 0;
 		gettimeofday(&t0, NULL);
-		if (lfs_segwait(&cl.fsid, &tv) < 0 && errno != EINTR)
-			break;		/* unmounted */
+		if (lfs_segwait(&cl.fsid, &tv) < 0) {
+			if (errno == EBUSY) {
+				sleep(1);	/* an unmount is being tried */
+				continue;
+			}
+			if (errno != EINTR)
+				break;		/* unmounted */
+		}
 		gettimeofday(&t1, NULL);
 		/* Woken before the timeout: a writer is waiting for space. */
 		urgent = t1.tv_sec - t0.tv_sec < SEGWAIT_SECS - 1;

@@ -135,7 +135,9 @@ move_segment(struct cleaner *c, u_int32_t sn)
 	for (i = 0; i < c->nbi; i += batch) {
 		n = c->nbi - i < batch ? c->nbi - i : batch;
 		if (lfs_bmapv(&c->fsid, c->now + i, n) < 0) {
-			warn("lfs_bmapv");
+			/* ENOENT, EBUSY: unmounted, or being unmounted. */
+			if (errno != ENOENT && errno != EBUSY)
+				warn("lfs_bmapv");
 			return -1;
 		}
 	}
@@ -145,7 +147,9 @@ move_segment(struct cleaner *c, u_int32_t sn)
 	for (i = 0; i < live; i += batch) {
 		n = live - i < batch ? live - i : batch;
 		if (lfs_markv(&c->fsid, c->bi + i, n) < 0) {
-			if (c->verbose || errno != ENOSPC)
+			/* EBUSY: a transaction holds a page; later. */
+			if (c->verbose || (errno != ENOSPC && errno != EBUSY &&
+			    errno != ENOENT))
 				warn("lfs_markv, segment %u", sn);
 			return -1;
 		}

@@ -60,7 +60,10 @@ struct dinode {
 	u_int32_t	di_uid;		/* 112: file owner */
 	u_int32_t	di_gid;		/* 116: file group */
 	int32_t		di_spare[2];	/* 120: reserved */
-};					/* 128 bytes */
+};								/* 128 bytes */
+
+/* di_flags: transaction protection, chflags(2)'s UF_TXN (sys/stat.h). */
+#define DI_TXN		0x00000020
 
 #define di_inumber	di_u.inumber
 #define di_rdev		di_db[0]	/* device number of IFCHR/IFBLK */

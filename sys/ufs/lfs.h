@@ -143,8 +143,12 @@ typedef struct segusage {
 typedef struct ifile {
 	u_int32_t if_version;		/* grows each time the inode is freed */
 	u_int32_t if_daddr;		/* block holding it; 0: free */
-	u_int32_t if_nextfree;		/* free list link (0 ends it) */
+	u_int32_t if_nextfree;		/* free list link (0 ends it); of an
+					 * allocated inode: 0, or */
 } IFILE;
+#define LFS_ORPHANED	0xffffffffU	/* a directory operation left it with
+					 * no links, open or not yet let go:
+					 * the mount after a crash frees it */
 
 /* The summary at the front of each partial segment. */
 struct segsum {
@@ -164,6 +168,8 @@ struct segsum {
 #define SS_CONT		0x02	/* ... which goes on in the next one */
 #define SS_CLEAN	0x04	/* written for the cleaner (lfs_markv) */
 #define SS_CKP		0x08	/* ends a checkpoint (ifile included) */
+#define SS_TXN		0x10	/* holds (part of) a transaction's commit;
+				 * SS_CONT as for a dirop */
 
 /* FINFO: which blocks of one file follow, in this order. */
 typedef struct finfo {

@@ -13,13 +13,14 @@ before the crash, and `floor`, the state the previous crash point matched:
 
   (ii) the namespace (paths and their types) equals that of some S_k with
        k >= max(durable, floor): directory operations are atomic and in order,
-       and nothing an fsync made durable is lost (LFS's fsync writes the whole
-       log, so it makes every earlier operation durable, not just the file's);
+       and nothing an fsync made durable is lost (LFS's fsync writes the file
+       and every directory operation before it);
   (i)  each file's size lies between those of its legal versions, and each of
        its 4 KB blocks equals that block of a legal version (a version at or
-       after the one at S_durable; zero-padded where the version is shorter), or
-       is zeros past the end of the durable version (data not yet made durable
-       may be missing, never garbage and never older than the fsync).
+       after the one its own last durable fsync wrote; zero-padded where the
+       version is shorter), or is zeros past the end of that version (data not
+       yet made durable may be missing, never garbage and never older than the
+       file's fsync).
 """
 from __future__ import annotations
 
@@ -59,6 +60,7 @@ class Model:
         self.contents: dict[int, list[bytes]] = {}   # file id -> versions
         self.ops: list[str] = []
         self._shapes: list[frozenset] = [self.states[0].shape()]
+        self.synced = 0          # S_synced and all before it are on disk (umount)
 
     def apply(self, line: str) -> None:
         """Apply one "OP ..." line (without the "OP ")."""
@@ -138,9 +140,18 @@ class Model:
                 return f"{path}: {problem}"
         return ""
 
+    def _durable_version(self, fid: int, durable: int) -> int:
+        """The version of file fid its last fsync at or before S_durable wrote
+        (or the one on disk at S_synced)."""
+        for j in range(durable, self.synced, -1):
+            w = self.ops[j - 1].split()
+            if w[0] == "fsync" and self.states[j].names.get(w[1]) == fid:
+                return self.states[j].versions[fid]
+        return self.states[self.synced].versions.get(fid, 0)
+
     def _file_ok(self, fid: int, durable: int, size: int, blocks: list[int]) -> str:
         versions = self.contents[fid]
-        lo = self.states[durable].versions.get(fid, 0)
+        lo = self._durable_version(fid, durable)
         legal = versions[lo:]
         sizes = [len(v) for v in legal]
         if not min(sizes) <= size <= max(sizes):
@@ -181,7 +192,7 @@ class Recording:
     """What a record run learned: the model, and where the crash points are."""
     workload: str
     seed: int
-    model: Model
+    model: "Model"                   # or txnmodel.TxnModel, its twin
     setup_ops: int                   # operations made durable before the baseline
     baseline: int                    # writes in the log when the workload started
     end: int                         # writes in the log at the end

@@ -27,10 +27,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from record import KARGS, record        # first: it puts tests/ on sys.path
-from guest import Guest, GuestError
-import writelog
-from model import Recording, parse_digest
+from qemu import writelog
+from tests.crash.model import Recording, parse_digest
+from tests.crash.record import KARGS, WORKLOADS, record
+from tests.guest import Guest, GuestError
 
 ROLLED = re.compile(r"rolled forward (\d+) partial segments, discarded (\d+)")
 STEP_TIMEOUT = 60
@@ -188,7 +188,7 @@ def crash_workload(work: Path, workload: str, seed: int, points=None, tears=None
         elif callable(points):
             points, tears = points(rec, rp)
         log(f"{workload}: {len(rec.model.ops) - rec.setup_ops} operations, writes "
-            f"{rec.baseline + 1}..{rec.end}, {len(rec.durs)} fsyncs; checking "
+            f"{rec.baseline + 1}..{rec.end}, {len(rec.durs)} fsyncs or commits; checking "
             f"{len(points)} crash points and {len(tears or [])} torn writes"
             + (f"; the cleaner cleaned {rec.cleaned[0]} segments, moved "
                f"{rec.cleaned[1]} blocks" if rec.cleaned is not None else ""))
@@ -221,3 +221,42 @@ def summary(workload: str, results: list[PointResult]) -> str:
     return (f"{workload}: crash points: {len(results)} tested, {good} recovered "
             f"correctly ({torn} torn; {rolled} rolled forward; "
             f"{secs / max(len(results), 1):.2f} s per point)")
+
+
+def crashtest(workloads: Optional[list[str]], seed: int, sample_n: int,
+              torn: int, work: Path) -> int:
+    """make crashtest (python3 -m qemu crashtest): every workload (WORKLOADS
+    and the TPC-B runs of tpcb.py's WORKLOADS by default; "tpcb" names all of
+    those), each point or a sample of sample_n; print a summary per workload
+    and a total; 1 if any point failed."""
+    from tests.crash import tpcb    # it imports this module's Replayer
+    t0 = time.monotonic()
+    chosen = []
+    for w in workloads or (*WORKLOADS, *tpcb.WORKLOADS):
+        chosen += tpcb.WORKLOADS if w == "tpcb" else [w]
+    lines, total, good, notes = [], 0, 0, set()
+    out = (lambda s: print(s, flush=True))
+    for w in chosen:
+        if w in tpcb.WORKLOADS:         # its own record run and checker
+            mode = w.removeprefix("tpcb-")
+            choose = None
+            if sample_n:
+                choose = (lambda rec, rp: tpcb.sample(rec, rp, sample_n, 2, seed))
+            results = tpcb.crash_tpcb(work, mode, choose, torn, log=out)
+            lines.append(tpcb.summary(mode, results))
+        else:
+            pts = None
+            if sample_n:
+                pts = (lambda rec, rp: sample(rec, rp, sample_n, 2, seed))
+            results = crash_workload(work, w, seed, pts, None, torn, log=out)
+            lines.append(summary(w, results))
+            notes.update(n for r in results for n in r.notes)
+        print(lines[-1], flush=True)
+        total += len(results)
+        good += sum(r.ok for r in results)
+    print("\n".join(["", *lines]))
+    for n in sorted(notes):
+        print(f"note: {n}")
+    print(f"total: crash points: {total} tested, {good} recovered correctly "
+          f"in {time.monotonic() - t0:.0f} s")
+    return 0 if good == total else 1

@@ -11,20 +11,18 @@ from which crash point on the fsync'd state must survive.
 """
 from __future__ import annotations
 
-
 import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from guest import Guest  # noqa: E402
-import disk  # noqa: E402
-import writelog  # noqa: E402
-from model import Model, Recording  # noqa: E402
+from qemu import disk, writelog
+from tests.crash.model import Model, Recording
+from tests.crash.txnmodel import TxnModel
+from tests.guest import Guest
 
 SD1_SECTORS = 32768            # a 16 MB scratch disk: small images, fast copies
 NEWFS = "newfs_lfs -s 262144 /dev/rsd1a > /dev/null"    # 64 segments of 256 KB
-WORKLOADS = ("files", "rename", "mkdirs", "seq", "overwrite", "cleaner")
+WORKLOADS = ("files", "rename", "mkdirs", "seq", "overwrite", "cleaner", "txn")
 RUN_TIMEOUT = 600
 KARGS = "syncinterval=0"     # no update daemon: the only checkpoints are ours
 
@@ -68,7 +66,7 @@ def record(workdir: Path, workload: str, seed: int) -> Recording:
     (workdir / "guest").mkdir(exist_ok=True)
     g = Guest(workdir / "guest", sd1=blank, kargs=KARGS,
               faults=disk.FaultSpec(writelog=str(log)))
-    model = Model()
+    model = TxnModel() if workload == "txn" else Model()
     try:
         g.boot()
         g.ok(NEWFS, timeout=120)
@@ -78,6 +76,7 @@ def record(workdir: Path, workload: str, seed: int) -> Recording:
         for op in ops_of(out):
             model.apply(op)
         g.ok("umount /mnt")
+        model.synced = len(model.ops)
         g.ok(mount_cmd(workload))
         rec = Recording(workload, seed, model, len(model.ops), count_writes(log), 0)
         g.send(f"/usr/tests/crashwork run {workload} {seed} /mnt; echo __RUN__$?\n")

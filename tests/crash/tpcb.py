@@ -31,17 +31,15 @@ from __future__ import annotations
 import random
 import re
 import shutil
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from record import count_writes  # noqa: E402  (puts tests/ and qemu/ on sys.path)
-from points import Replayer  # noqa: E402
-from guest import Guest, GuestError  # noqa: E402
-import disk  # noqa: E402
+from qemu import disk
+from tests.crash.points import Replayer
+from tests.crash.record import count_writes
+from tests.guest import Guest, GuestError
 
 SD1_SECTORS = 32768
 KARGS = "syncinterval=0"
@@ -49,6 +47,7 @@ SCALE = "-A 2000 -T 10 -B 1"
 TXNS = 60
 # mode -> (tpcb options, the recovery command after the mount, or None)
 MODES = {"user": ("-m user -C 16 -k 24 -a 7", "db_recover /mnt/db")}
+WORKLOADS = tuple(f"tpcb-{mode}" for mode in MODES)   # make crashtest -w NAME
 CHECK = re.compile(r"history (\d+) records")
 RECOVERED = re.compile(r"redone \((\d+) changes\), \d+ unfinished undone \((\d+) changes\)")
 STEP_TIMEOUT = 120

@@ -15,12 +15,10 @@ from pathlib import Path
 
 import pytest
 
-QEMU_DIR = Path(__file__).resolve().parents[2] / "qemu"
-sys.path.insert(0, str(QEMU_DIR))
+from qemu import disk, writelog
+from qemu.disk import DiskServer, FaultSpec, NbdError
 
-import disk  # noqa: E402
-import writelog  # noqa: E402
-from disk import DiskServer, FaultSpec, NbdError  # noqa: E402
+TOP = Path(__file__).resolve().parents[2]
 
 SECTOR = 512
 NSECT = 256  # test image: 128 KB
@@ -163,9 +161,9 @@ def test_write_log_with_torn_write_and_cli(base: Path, tmp_path: Path) -> None:
     assert records[-1].flags & writelog.FLAG_TORN
     assert (records[-1].length, records[-1].requested) == (7 * SECTOR, 16 * SECTOR)
     out = tmp_path / "out.img"
-    cli = subprocess.run([sys.executable, str(QEMU_DIR / "writelog.py"), "replay",
+    cli = subprocess.run([sys.executable, "-m", "qemu.writelog", "replay",
                           str(pristine), str(log), "3", str(out)],
-                         capture_output=True, text=True, check=True)
+                         capture_output=True, text=True, check=True, cwd=TOP)
     assert "3 writes" in cli.stdout
     assert out.read_bytes() == base.read_bytes() == expected_after(original, 2, torn=(3, 7))
 

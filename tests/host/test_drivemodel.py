@@ -1,7 +1,9 @@
 """Host tests of the drive model (qemu/drivemodel.py) on a virtual clock: no sleeping.
 
-Each test checks a computed number against the published one (DRIVES.md section 1,
-thesis table 7-1) with a tolerance, so a wrong equation or parameter fails here.
+Each test checks a computed number against the published one (qemu/DRIVE.md,
+"Profiles", which names each number's source; thesis table 7-1) with a tolerance,
+so a wrong equation or parameter fails here.  Section comments name the equation
+of DRIVE.md a test exercises (E4 = the seek curve).
 """
 
 from __future__ import annotations
@@ -9,15 +11,13 @@ from __future__ import annotations
 import dataclasses
 import random
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-QEMU_DIR = Path(__file__).resolve().parents[2] / "qemu"
-sys.path.insert(0, str(QEMU_DIR))
+from qemu import drivemodel as dm
 
-import drivemodel as dm  # noqa: E402
+QEMU_DIR = Path(__file__).resolve().parents[2] / "qemu"
 
 MS = dm.NS_PER_MS
 HP = dm.get_profile("hp97560")
@@ -97,7 +97,7 @@ def test_none_identity() -> None:
     assert (ident.vendor, ident.product, ident.rotation_rate) == ("BSDTEACH", "RAMDISK", 1)
 
 
-# ----- seek curve (D2.4) -------------------------------------------------------------------
+# ----- seek curve (E4) ---------------------------------------------------------------------
 
 
 def test_seek_single_cylinder_and_full_stroke() -> None:
@@ -109,7 +109,7 @@ def test_seek_single_cylinder_and_full_stroke() -> None:
 
 
 def test_mean_seek_over_random_cylinder_pairs() -> None:
-    # [T92] "average seek 13.0 ms"; the [RW94] curve gives 12.83 (DRIVES.md 1.1)
+    # [T92] "average seek 13.0 ms"; the [RW94] curve gives 12.83 (DRIVE.md, HP 97560)
     assert 12.8 <= dm.mean_seek_ms(MECH.seek, 1962) <= 13.0
     # the same through the drive's own positioning, on random pairs
     d = hp_drive()
@@ -125,7 +125,7 @@ def test_head_switch_and_seek_with_head_change() -> None:
     assert d.position_ns(track_of(5, 0), track_of(6, 3)) == 3_640_000  # max(seek, switch)
 
 
-# ----- skews and sequential media transfer (D2.2, D2.5) -----------------------------------
+# ----- skews and sequential media transfer (E2, E5) ----------------------------------------
 
 
 def test_skew_offsets() -> None:
@@ -166,7 +166,7 @@ def test_wrong_cylinder_skew_loses_a_revolution() -> None:
     assert lost_sectors == pytest.approx(3 * 64, abs=0.01)
 
 
-# ----- rotation (D2.3) ---------------------------------------------------------------------
+# ----- rotation (E3) -----------------------------------------------------------------------
 
 
 def test_rotational_latency_uniform_over_one_revolution() -> None:
@@ -198,11 +198,11 @@ def test_rotation_follows_absolute_time() -> None:
     assert abs((c.t_done - c.t_start) - (a.t_done - a.t_start)) == pytest.approx(rev / 2, abs=2)
 
 
-# ----- controller, bus (D2.6) --------------------------------------------------------------
+# ----- controller, bus (E6) ----------------------------------------------------------------
 
 
 def test_random_8k_read_mean() -> None:
-    # DRIVES.md 1.1: 2.2 + 12.83 + 7.50 + 3.33 + 5.12 (bus) = 31.0 ms
+    # DRIVE.md, HP 97560: 2.2 + 12.83 + 7.50 + 3.33 + 5.12 (bus) = 31.0 ms
     rng = random.Random(3)
     total = 0
     n = 3000
@@ -245,7 +245,7 @@ def test_writes_are_not_cached() -> None:
     assert 20 * 4096 / (t / 1e9) / 1e6 < 0.3
 
 
-# ----- read-ahead buffer (D2.7) ------------------------------------------------------------
+# ----- read-ahead buffer (E7) --------------------------------------------------------------
 
 
 def test_read_ahead_hit() -> None:

@@ -7,26 +7,20 @@ the C code, and damages them on purpose for fsck_ffs to repair.
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import re
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from toolbuild import build_tools, run
+from tests import ffsimage
+from tests.ffsimage import FFSImage
+from tests.host.tools import MB, build_tools, fields, fsck_clean, image, run
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
-import ffsimage  # noqa: E402
-from ffsimage import FFSImage  # noqa: E402
-
 TOOLS = ("newfs", "fsck_ffs", "dumpfs", "disklabel")
-MB = 1024 * 1024
 
 
 # --- building and running the tools ---------------------------------------
@@ -37,23 +31,6 @@ def bindir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     flags, e.g. -fsanitize=address,undefined, from $FFS_TOOLS_CFLAGS)."""
     return build_tools(tmp_path_factory.mktemp("bin"), TOOLS,
                        "FFS_TOOLS_CFLAGS")
-
-
-def image(tmp_path: Path, name: str = "disk.img", size: int = 32 * MB) -> Path:
-    path = tmp_path / name
-    with open(path, "wb") as f:
-        f.truncate(size)
-    return path
-
-
-def fsck_clean(bindir: Path, img: Path) -> str:
-    """fsck_ffs finds nothing to do: exit 0 and nothing written."""
-    before = hashlib.sha1(img.read_bytes()).hexdigest()
-    p = run(bindir, "fsck_ffs", "-n", img)
-    assert "MODIFIED" not in p.stdout
-    assert "?" not in p.stdout, p.stdout          # no question was asked
-    assert hashlib.sha1(img.read_bytes()).hexdigest() == before
-    return p.stdout
 
 
 def fsck_repair(bindir: Path, img: Path, *patterns: str,
@@ -74,16 +51,6 @@ def fsck_repair(bindir: Path, img: Path, *patterns: str,
     assert "***** FILE SYSTEM WAS MODIFIED *****" in p.stdout
     fsck_clean(bindir, img)
     return p.stdout
-
-
-def fields(text: str) -> dict[str, str]:
-    """dumpfs's `name<TAB>value' lines (the first occurrence of each)."""
-    out: dict[str, str] = {}
-    for line in text.splitlines():
-        if "\t" in line:
-            k, v = line.split("\t", 1)
-            out.setdefault(k, v)
-    return out
 
 
 # --- a tree to copy in with -D ----------------------------------------------
@@ -482,7 +449,7 @@ def test_subr_incremental_counts_match_recount(bindir: Path, tmp_path: Path,
 
 def test_dumpfs_ffs_versus_efs(bindir: Path, tmp_path: Path,
                                tree: Path) -> None:
-    ffs, efs = image(tmp_path, "ffs.img"), image(tmp_path, "efs.img")
+    ffs, efs = image(tmp_path, name="ffs.img"), image(tmp_path, name="efs.img")
     run(bindir, "newfs", ffs)
     run(bindir, "newfs", "-E", "-D", tree, efs)
     f = fields(run(bindir, "dumpfs", "-s", ffs).stdout)

@@ -1,10 +1,9 @@
 """Host tests of the BSD-LFS tools: newfs_lfs and dumplfs (sys/ufs/lfs.h).
 
-newfs_lfs makes image files; a small reader here (struct and zlib: the
-format's CRC-32 is zlib's) checks what it wrote independently of the C
-code, and dumplfs must agree.  Then the images are damaged on purpose:
-dumplfs must name the damage and exit 1, and never crash or hang on
-garbage.
+newfs_lfs makes image files; the Python reader of the format
+(qemu/lfsdisk.py) checks what it wrote independently of the C code, and
+dumplfs must agree.  Then the images are damaged on purpose: dumplfs
+must name the damage and exit 1, and never crash or hang on garbage.
 """
 from __future__ import annotations
 
@@ -12,18 +11,17 @@ import hashlib
 import random
 import re
 import struct
-import zlib
 from pathlib import Path
 
 import pytest
 
-from toolbuild import build_tools, run
+from qemu import lfsdisk
+from qemu.lfsdisk import DLFS_OFFSET, IFILE_OFFSET, SEGUSE_OFFSET
+from tests.host.tools import (MB, build_tools, dumplfs_ok, fields, image,
+                              run)
 
-ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("newfs_lfs", "dumplfs")
-MB = 1024 * 1024
-LABELPAD = 8192
-NSB = 10
+LABELPAD = lfsdisk.LFS_LABELPAD
 SS_DIROP, SS_CKP = 0x01, 0x08
 IFREG, IFDIR = 0o100000, 0o040000
 
@@ -38,155 +36,63 @@ def bindir(tmp_path_factory: pytest.TempPathFactory) -> Path:
                        "LFS_TOOLS_CFLAGS")
 
 
-def image(tmp_path: Path, size: int, name: str = "lfs.img") -> Path:
-    path = tmp_path / name
-    with open(path, "wb") as f:
-        f.truncate(size)
-    return path
-
-
-def fields(text: str) -> dict[str, str]:
-    """dumplfs's `name<TAB>value' lines (the first occurrence of each)."""
-    out: dict[str, str] = {}
-    for line in text.splitlines():
-        if "\t" in line:
-            k, v = line.split("\t", 1)
-            out.setdefault(k, v)
-    return out
-
-
 def lines(text: str, key: str) -> list[str]:
     return [l.split("\t", 1)[1] for l in text.splitlines()
             if l.startswith(key + "\t")]
 
 
-# --- an independent reader ---------------------------------------------------
+# --- what newfs_lfs wrote, read by qemu/lfsdisk.py --------------------------
 
-DLFS = struct.Struct("<18I Q i I 10I Q q 2I 2i 7I 128s 32I I")
-DLFS_NAMES = (
-    "magic version size ssize dsize bsize bshift fsbtodb sumsize nseg "
-    "nindir inopb ifpb sepb cleansz segtabsz minfree minfreeseg "
-    "maxfilesize maxsymlinklen spare0").split() + \
-    [f"sboff{i}" for i in range(NSB)] + (
-    "serial tstamp idaddr free bfree avail nfiles curseg offset nextseg "
-    "lastpseg clean ckpidx fsmnt").split() + \
-    [f"spare{i}" for i in range(32)] + ["cksum"]
-SEGSUM = struct.Struct("<4I Q q 4H 2I")
-DINODE = struct.Struct("<Hh I Q 6i 12i 3i I i i I I 2i")
-
-
-class Image:
-    """The parts of an LFS image the tests look at."""
-
-    def __init__(self, path: Path):
-        self.data = path.read_bytes()
-        self.sb = self.superblock(self.find_copy0())
-
-    def find_copy0(self) -> int:
-        for off in (LABELPAD, 16384, 32768, 65536):
-            if struct.unpack_from("<I", self.data, off)[0] == 0x19920401:
-                return off
-        raise AssertionError("no superblock copy 0")
-
-    def superblock(self, off: int) -> dict:
-        sb = dict(zip(DLFS_NAMES, DLFS.unpack_from(self.data, off)))
-        sb["sboffs"] = [sb[f"sboff{i}"] for i in range(NSB)]
-        sb["raw"] = self.data[off:off + DLFS.size]
-        return sb
-
-    def block(self, daddr: int, n: int = 1) -> bytes:
-        bs = self.sb["bsize"]
-        return self.data[daddr * bs:(daddr + n) * bs]
-
-    def summary(self, daddr: int) -> dict:
-        v = SEGSUM.unpack_from(self.block(daddr))
-        return dict(zip("sumsum datasum magic next serial create nfinfo "
-                        "ninos flags nblocks".split(), v))
-
-    def inodes(self, daddr: int) -> dict[int, tuple]:
-        blk = self.block(daddr)
-        out = {}
-        for off in range(0, len(blk), DINODE.size):
-            d = DINODE.unpack_from(blk, off)
-            if d[2]:
-                out[d[2]] = d          # by di_inumber
-        return out
-
-    @staticmethod
-    def dirents(blk: bytes) -> list[tuple[str, int]]:
-        out, off = [], 0
-        while off < 512:
-            ino, reclen, _type, namlen = struct.unpack_from("<IHBB", blk, off)
-            assert reclen >= 8
-            if ino:
-                out.append((blk[off + 8:off + 8 + namlen].decode(), ino))
-            off += reclen
-        assert off == 512
-        return out
-
-
-def sbfirstblock(sb: dict, sn: int) -> int:
-    first = sn * sb["ssize"]
-    if sn == 0:
-        first = max(LABELPAD // sb["bsize"], 1)
-    return first + 1 if first in [o for o in sb["sboffs"] if o] else first
-
-
-def check_new_fs(img: Path, size: int, bsize: int, segbytes: int) -> Image:
+def check_new_fs(img: Path, size: int, bsize: int, segbytes: int
+                 ) -> lfsdisk.Image:
     """What newfs_lfs must have written, read without the C code."""
-    fs = Image(img)
-    sb = fs.sb
+    fs = lfsdisk.Image(img)
+    sb = fs.fs
     ssize = segbytes // bsize
-    assert (sb["bsize"], sb["ssize"]) == (bsize, ssize)
-    assert sb["nseg"] == size // segbytes
-    assert sb["size"] == sb["nseg"] * ssize
-    assert sb["sboffs"][0] * bsize == max(LABELPAD, bsize)
-    used = [o for o in sb["sboffs"] if o]
+    assert (sb.bsize, sb.ssize) == (bsize, ssize)
+    assert sb.nseg == size // segbytes
+    assert sb.size == sb.nseg * ssize
+    assert sb.sboffs[0] * bsize == max(LABELPAD, bsize)
+    used = [o for o in sb.sboffs if o]
     assert len(set(o // ssize for o in used)) == len(used)
-    for i, off in enumerate(sb["sboffs"]):
+    ckpidx = DLFS_OFFSET["ckpidx"]
+    for i, off in enumerate(sb.sboffs):
         if not off:
             continue
-        copy = fs.superblock(off * bsize)
-        assert zlib.crc32(copy["raw"][:444]) == copy["cksum"], f"copy {i}"
-        assert copy["ckpidx"] == (1 if i == 1 else 0)
-        assert copy["raw"][:184] == sb["raw"][:184]   # all but ckpidx, sum
-    assert sb["dsize"] == sum((sn + 1) * ssize - sbfirstblock(sb, sn)
-                              for sn in range(sb["nseg"]))
+        copy = fs.superblock(off)
+        assert copy.cksum_ok(), f"copy {i}"
+        assert copy.ckpidx == (1 if i == 1 else 0)
+        assert copy.raw[:ckpidx] == sb.raw[:ckpidx]   # all but ckpidx, sum
+    assert sb.dsize == sum((sn + 1) * ssize - sb.sbfirstblock(sn)
+                           for sn in range(sb.nseg))
 
     # The initial partial segment: a checkpoint making two directories.
-    pseg = sbfirstblock(sb, 0)
-    assert sb["lastpseg"] == pseg and sb["serial"] == 1
-    ss = fs.summary(pseg)
-    assert ss["magic"] == 0x53534c46 and ss["serial"] == 1
-    assert ss["flags"] == SS_CKP | SS_DIROP
-    assert (ss["nfinfo"], ss["ninos"]) == (3, 1)
-    assert ss["next"] == ssize                       # segment 1
-    assert zlib.crc32(fs.block(pseg)[4:]) == ss["sumsum"]
-    assert zlib.crc32(fs.block(pseg + 1, ss["nblocks"])) == ss["datasum"]
-    assert sb["offset"] == pseg + 1 + ss["nblocks"]
-    assert sb["idaddr"] == pseg + ss["nblocks"]     # the last block
+    pseg = sb.sbfirstblock(0)
+    assert sb.lastpseg == pseg and sb.serial == 1
+    p = fs.pseg(pseg)
+    ss = p.ss
+    assert ss.magic == lfsdisk.SS_MAGIC and ss.serial == 1
+    assert ss.flags == SS_CKP | SS_DIROP
+    assert (ss.nfinfo, ss.ninos) == (3, 1)
+    assert ss.next == ssize                         # segment 1
+    assert ss.sumsum_ok
+    assert p.datasum_ok
+    assert sb.offset == pseg + 1 + ss.nblocks
+    assert sb.idaddr == pseg + ss.nblocks           # the last block
     # live file blocks only: not the summary, not the inode block
-    assert sb["bfree"] == sb["dsize"] - (ss["nblocks"] - ss["ninos"])
-    assert (sb["free"], sb["nfiles"], sb["clean"]) == (4, 3, 1)
+    assert sb.bfree == sb.dsize - (ss.nblocks - ss.ninos)
+    assert (sb.free, sb.nfiles, sb.clean) == (4, 3, 1)
 
-    ino = fs.inodes(sb["idaddr"])
+    ino = fs.inodes(sb.idaddr)
     assert sorted(ino) == [1, 2, 3]
-    assert ino[1][0] == IFREG | 0o400
-    assert ino[2][0] == IFDIR | 0o755 and ino[2][1] == 3
-    assert ino[3][0] == IFDIR | 0o755 and ino[3][1] == 2
-    root = fs.block(ino[2][10])                     # di_db[0]
-    assert fs.dirents(root) == [(".", 2), ("..", 2), ("lost+found", 3),
-                                ("ifile", 1)]
-    assert fs.dirents(fs.block(ino[3][10])) == [(".", 3), ("..", 2)]
+    assert ino[1]["mode"] == IFREG | 0o400
+    assert ino[2]["mode"] == IFDIR | 0o755 and ino[2]["nlink"] == 3
+    assert ino[3]["mode"] == IFDIR | 0o755 and ino[3]["nlink"] == 2
+    root = fs.block(ino[2]["db"][0])
+    assert lfsdisk.dirents(root) == [(".", 2), ("..", 2), ("lost+found", 3),
+                                     ("ifile", 1)]
+    assert lfsdisk.dirents(fs.block(ino[3]["db"][0])) == [(".", 3), ("..", 2)]
     return fs
-
-
-def dumplfs_ok(bindir: Path, img: Path, *args: object) -> str:
-    out = run(bindir, "dumplfs", *args, img).stdout
-    assert "datasum\tok" in out
-    assert "datasum\tBAD" not in out
-    assert out.rstrip().endswith("ifile\tconsistent"), out[-2000:]
-    return out
 
 
 # --- newfs_lfs and dumplfs agree on a new file system ----------------------
@@ -204,7 +110,7 @@ def test_new_file_system_checks_out(bindir, tmp_path, size, opts, bsize,
     assert f"in {nseg} segments of {segbytes // bsize} blocks of {bsize} " \
            "bytes" in made
     fs = check_new_fs(img, size, bsize, segbytes)
-    copies = ", ".join(str(o) for o in fs.sb["sboffs"] if o)
+    copies = ", ".join(str(o) for o in fs.fs.sboffs if o)
     assert f"super-block copies at blocks: {copies}" in made
 
     out = dumplfs_ok(bindir, img)
@@ -212,29 +118,29 @@ def test_new_file_system_checks_out(bindir, tmp_path, size, opts, bsize,
     assert (f["nseg"], f["ssize"], f["bsize"]) == (
         str(nseg), str(segbytes // bsize), str(bsize))
     assert f["checkpoint"] == "sb[0] serial 1"
-    sbl = [v for i in range(NSB) for v in lines(out, f"sb[{i}]")
+    sbl = [v for i in range(lfsdisk.LFS_NSB) for v in lines(out, f"sb[{i}]")
            if v != "unused"]
-    assert len(sbl) == len([o for o in fs.sb["sboffs"] if o])
+    assert len(sbl) == len([o for o in fs.fs.sboffs if o])
     assert all(l.endswith(" ok") for l in sbl), sbl
     assert "dinode\t1 mode 100400 size" in out
     assert "dinode\t2 mode 40755 size %d nlink 3" % bsize in out
     assert "dinode\t3 mode 40755 size %d nlink 2" % bsize in out
     assert (f["ci_clean"], f["ci_dirty"]) == (str(nseg - 1), "1")
     assert lines(out, "segment")[0].startswith("0 dirty,active,superblock")
-    assert f["freelist"] == str(fs.sb["ifpb"] - 4)
+    assert f["freelist"] == str(fs.fs.ifpb - 4)
     assert lines(out, "inomap") == [
-        f"{i} version 1 daddr {fs.sb['idaddr']}" for i in (1, 2, 3)]
+        f"{i} version 1 daddr {fs.fs.idaddr}" for i in (1, 2, 3)]
     assert lines(out, "psegs") == ["1"]        # only segment 0 has log
 
 
 def test_inode_option_follows_the_inode_map(bindir, tmp_path):
     img = image(tmp_path, 32 * MB)
     run(bindir, "newfs_lfs", img)
-    fs = Image(img)
+    fs = lfsdisk.Image(img)
     root = fields(run(bindir, "dumplfs", "-i", 2, img).stdout)
     assert root["mode"] == "40755" and root["nlink"] == "3"
-    assert root["daddr"] == str(fs.sb["idaddr"])
-    assert root["db"].split()[0] == str(fs.inodes(fs.sb["idaddr"])[2][10])
+    assert root["daddr"] == str(fs.fs.idaddr)
+    assert root["db"].split()[0] == str(fs.inodes(fs.fs.idaddr)[2]["db"][0])
     assert fields(run(bindir, "dumplfs", "-i", 1, img).stdout)["size"] == \
         str(3 * 4096)
     assert "is free" in run(bindir, "dumplfs", "-i", 7, img, expect=1).stderr
@@ -287,8 +193,8 @@ def poke(img: Path, off: int, data: bytes) -> None:
 def test_damaged_data_block_fails_the_data_checksum(bindir, tmp_path):
     img = image(tmp_path, 32 * MB)
     run(bindir, "newfs_lfs", img)
-    fs = Image(img)
-    lf = fs.inodes(fs.sb["idaddr"])[3][10]      # lost+found's block
+    fs = lfsdisk.Image(img)
+    lf = fs.inodes(fs.fs.idaddr)[3]["db"][0]    # lost+found's block
     poke(img, lf * 4096 + 1000, b"\x01")
     out = run(bindir, "dumplfs", img, expect=1).stdout
     assert "datasum\tBAD" in out
@@ -318,42 +224,29 @@ def test_copy_in_use_beats_a_clean_copy_of_the_same_serial(bindir, tmp_path):
     clean one: of equal serials, that copy is the checkpoint (lfs_findsb)."""
     img = image(tmp_path, 32 * MB)
     run(bindir, "newfs_lfs", img)
-    fs = Image(img)
-    off = fs.sb["sboff1"] * fs.sb["bsize"]
-    raw = bytearray(fs.superblock(off)["raw"])
-    struct.pack_into("<I", raw, 180, 0)                 # dlfs_clean
-    struct.pack_into("<I", raw, 444, zlib.crc32(bytes(raw[:444])))
-    poke(img, off, bytes(raw))
+    fs = lfsdisk.Image(img)
+    copy1 = fs.fs.sboffs[1]
+    poke(img, copy1 * fs.fs.bsize, fs.superblock(copy1).pack(clean=0))
     f = fields(run(bindir, "dumplfs", "-s", img).stdout)
     assert f["checkpoint"] == "sb[1] serial 1"
     assert f["clean"] == "0"
 
 
 def rewrite_ifile(img: Path, change) -> None:
-    """Edit the ifile of a new file system in place (change(fs, blocks)),
-    then fix the summary's checksums so that only dumplfs's ifile check
-    can see the damage."""
-    fs = Image(img)
-    bs = fs.sb["bsize"]
-    pseg = fs.sb["lastpseg"]
-    ss = fs.summary(pseg)
-    blocks = bytearray(fs.block(pseg + 1, ss["nblocks"]))
-    change(fs, blocks)
+    """Edit the ifile of a new file system in place (change(sb, blocks):
+    the blocks after the summary, which begin with the ifile, so an
+    offset in the ifile is one in blocks), then fix the summary's
+    checksums so that only dumplfs's ifile check can see the damage."""
+    fs = lfsdisk.Image(img)
+    sb = fs.fs
+    pseg = sb.lastpseg
+    ss = fs.pseg(pseg).ss
+    blocks = bytearray(fs.block(pseg + 1, ss.nblocks))
+    change(sb, blocks)
     summ = bytearray(fs.block(pseg))
-    struct.pack_into("<I", summ, 4, zlib.crc32(blocks))
-    struct.pack_into("<I", summ, 0, zlib.crc32(bytes(summ[4:])))
-    poke(img, pseg * bs, bytes(summ) + bytes(blocks))
-
-
-def ifentry_off(fs: Image, ino: int) -> int:
-    """Byte offset of IFILE entry ino in the ifile (= the blocks after the
-    summary, as the ifile comes first)."""
-    lbn = fs.sb["cleansz"] + fs.sb["segtabsz"] + ino // fs.sb["ifpb"]
-    return lbn * fs.sb["bsize"] + ino % fs.sb["ifpb"] * 12
-
-
-def segflags_off(fs: Image, sn: int) -> int:
-    return fs.sb["cleansz"] * fs.sb["bsize"] + sn * 16 + 12
+    fs.close()
+    lfsdisk.seal_summary(summ, blocks)
+    poke(img, pseg * sb.bsize, bytes(summ) + bytes(blocks))
 
 
 @pytest.mark.parametrize("what,problem", [
@@ -367,16 +260,19 @@ def test_ifile_check_finds_damage(bindir, tmp_path, what, problem):
     img = image(tmp_path, 32 * MB)
     run(bindir, "newfs_lfs", img)
 
-    def change(fs: Image, b: bytearray) -> None:
+    nextfree, daddr = IFILE_OFFSET["nextfree"], IFILE_OFFSET["daddr"]
+
+    def change(sb: lfsdisk.Dlfs, b: bytearray) -> None:
         if what == "cycle":                     # 4 -> 5 -> ... -> 9 -> 4
-            struct.pack_into("<I", b, ifentry_off(fs, 9) + 8, 4)
+            struct.pack_into("<I", b, sb.ifile_offset(9) + nextfree, 4)
         elif what == "lost":                    # the list ends at 339
-            struct.pack_into("<I", b, ifentry_off(fs, 339) + 8, 0)
+            struct.pack_into("<I", b, sb.ifile_offset(339) + nextfree, 0)
         elif what == "allocated":               # 9 in the inode block?
-            struct.pack_into("<I", b, ifentry_off(fs, 9) + 4,
-                             fs.sb["idaddr"])
+            struct.pack_into("<I", b, sb.ifile_offset(9) + daddr,
+                             sb.idaddr)
         else:                                   # segment 0 marked clean
-            struct.pack_into("<I", b, segflags_off(fs, 0), 0x04)
+            struct.pack_into("<I", b, sb.seguse_offset(0) +
+                             SEGUSE_OFFSET["flags"], 0x04)
 
     rewrite_ifile(img, change)
     out = run(bindir, "dumplfs", img, expect=1).stdout
@@ -392,27 +288,30 @@ def test_garbage_never_crashes_or_hangs(bindir, tmp_path):
     rng = random.Random(1992)
     pristine = image(tmp_path, 8 * MB, "pristine.img")
     run(bindir, "newfs_lfs", pristine)
-    fs = Image(pristine)
-    pseg, bs = fs.sb["lastpseg"], fs.sb["bsize"]
+    fs = lfsdisk.Image(pristine)
+    sb = fs.fs
+    fs.close()
+    pseg, bs = sb.lastpseg, sb.bsize
+    original = pristine.read_bytes()
     img = tmp_path / "garbage.img"
     for _ in range(40):
-        data = bytearray(fs.data)
+        data = bytearray(original)
         for _ in range(rng.randint(1, 4)):
             where = rng.choice(["sb", "sum", "blocks"])
             word = rng.choice([0, 1, 0xFFFFFFFF, rng.getrandbits(32),
                                rng.randrange(64), rng.randrange(20000)])
             if where == "sb":
-                off = rng.choice([LABELPAD, fs.sb["sboffs"][1] * bs])
+                off = rng.choice([LABELPAD, sb.sboffs[1] * bs])
                 struct.pack_into("<I", data, off + rng.randrange(111) * 4,
                                  word)
-                struct.pack_into("<I", data, off + 444,
-                                 zlib.crc32(bytes(data[off:off + 444])))
+                end = off + lfsdisk.DLFS_SIZE       # the checksum, fixed up
+                data[off:end] = lfsdisk.Dlfs(data[off:end]).pack()
             elif where == "sum":
                 off = pseg * bs
                 struct.pack_into("<I", data, off + 4 + rng.randrange(40) * 4,
                                  word)
-                struct.pack_into("<I", data, off, zlib.crc32(
-                    bytes(data[off + 4:off + bs])))
+                struct.pack_into("<I", data, off,
+                                 lfsdisk.sumsum(data[off:off + bs]))
             else:
                 off = (pseg + 1) * bs + rng.randrange(6 * bs // 4) * 4
                 struct.pack_into("<I", data, off, word)

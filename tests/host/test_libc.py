@@ -13,14 +13,17 @@ out and what was expected.
 """
 from __future__ import annotations
 
+import io
 import os
 import pty
-import select
+import shutil
 import signal
 import subprocess
 import time
 from pathlib import Path
 
+import pexpect
+import pexpect.fdpexpect
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
@@ -213,109 +216,78 @@ def test_shell_reads_commands_from_stdin(userland: Path, tmp_path: Path) -> None
 
 
 # --- the interactive shell, on a pseudo-terminal ---------------------------
-
-class Terminal:
-    """The shell on a pty; send lines, read what it printed."""
-
-    def __init__(self, root: Path, cwd: Path) -> None:
-        self.pid, self.fd = pty.fork()
-        if self.pid == 0:
-            os.chdir(cwd)
-            os.execve(str(root / "bin" / "sh"), ["sh"], env_for(root, cwd))
-        self.out = b""
-
-    def read(self, seconds: float) -> str:
-        end = time.time() + seconds
-        while time.time() < end:
-            ready, _, _ = select.select([self.fd], [], [], 0.05)
-            if ready:
-                try:
-                    self.out += os.read(self.fd, 4096)
-                except OSError:
-                    break
-        return self.out.decode(errors="replace")
-
-    def expect(self, text: str, seconds: float = 5) -> str:
-        end = time.time() + seconds
-        while time.time() < end:
-            if text in self.read(0.1):
-                return self.out.decode(errors="replace")
-        raise AssertionError(f"never saw {text!r} in:\n{self.read(0)}")
-
-    def send(self, text: str) -> None:
-        os.write(self.fd, text.encode())
-
-    def close(self) -> None:
-        if self.pid != 0:
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-        os.close(self.fd)
-
+#
+# pexpect runs the shell on a pty; terminal.expect_exact(TEXT) waits (5 s)
+# for TEXT, and transcript(terminal) is everything the shell printed.
 
 @pytest.fixture
 def terminal(userland: Path, tmp_path: Path):
-    t = Terminal(userland, tmp_path)
+    t = pexpect.spawn(str(userland / "bin" / "sh"), [], cwd=str(tmp_path),
+                      env=env_for(userland, tmp_path), encoding="utf-8",
+                      codec_errors="replace", timeout=5)
+    t.logfile_read = io.StringIO()
     yield t
-    t.close()
+    t.close(force=True)
 
 
-def test_interactive_prompt_is_hash_for_root(terminal: Terminal) -> None:
+def transcript(t: pexpect.spawn) -> str:
+    return t.logfile_read.getvalue()
+
+
+def test_interactive_prompt_is_hash_for_root(terminal: pexpect.spawn) -> None:
     prompt = "# " if os.geteuid() == 0 else "$ "
-    terminal.expect(prompt)
+    terminal.expect_exact(prompt)
     terminal.send("echo hi\n")
-    assert terminal.expect("hi\r\n" + prompt)
+    terminal.expect_exact("hi\r\n" + prompt)
 
 
-def test_interrupt_stops_the_job_not_the_shell(terminal: Terminal) -> None:
-    terminal.expect(" ")
+def test_interrupt_stops_the_job_not_the_shell(terminal: pexpect.spawn) -> None:
+    terminal.expect_exact(" ")
     terminal.send("sleep 30\n")
     time.sleep(0.5)
     terminal.send("\x03")
-    terminal.expect("Interrupt")
+    terminal.expect_exact("Interrupt")
     terminal.send("echo status $?\n")
-    terminal.expect("status 130")
+    terminal.expect_exact("status 130")
 
 
-def test_interrupt_abandons_the_rest_of_the_line(terminal: Terminal) -> None:
-    terminal.expect(" ")
+def test_interrupt_abandons_the_rest_of_the_line(terminal: pexpect.spawn) -> None:
+    terminal.expect_exact(" ")
     terminal.send("for i in 1 2 3; do sleep 1; echo i$i; done; echo after\n")
     time.sleep(0.4)
     terminal.send("\x03")
-    terminal.expect("Interrupt")
+    terminal.expect_exact("Interrupt")
     terminal.send("echo next\n")
-    out = terminal.expect("next\r\n")
+    terminal.expect_exact("next\r\n")
+    out = transcript(terminal)
     assert "\ni1\r\n" not in out and "\nafter\r\n" not in out, out
 
 
-def test_interrupt_at_the_prompt_discards_the_line(terminal: Terminal) -> None:
-    terminal.expect(" ")
+def test_interrupt_at_the_prompt_discards_the_line(terminal: pexpect.spawn) -> None:
+    terminal.expect_exact(" ")
     terminal.send("echo never")
     time.sleep(0.2)
     terminal.send("\x03")
     time.sleep(0.2)
     terminal.send("echo ok\n")
-    out = terminal.expect("ok\r\n")
-    assert "never\r\n" not in out
+    terminal.expect_exact("ok\r\n")
+    assert "never\r\n" not in transcript(terminal)
 
 
-def test_continuation_prompt(terminal: Terminal) -> None:
-    terminal.expect(" ")
+def test_continuation_prompt(terminal: pexpect.spawn) -> None:
+    terminal.expect_exact(" ")
     terminal.send("if true\n")
-    terminal.expect("> ")
+    terminal.expect_exact("> ")
     terminal.send("then echo multi\nfi\n")
-    terminal.expect("multi\r\n")
+    terminal.expect_exact("multi\r\n")
 
 
-def test_end_of_file_exits_the_shell(terminal: Terminal) -> None:
-    terminal.expect(" ")
+def test_end_of_file_exits_the_shell(terminal: pexpect.spawn) -> None:
+    terminal.expect_exact(" ")
     terminal.send("\x04")
-    for _ in range(50):
-        pid, status = os.waitpid(terminal.pid, os.WNOHANG)
-        if pid != 0:
-            break
-        time.sleep(0.1)
-    assert pid == terminal.pid and os.WIFEXITED(status)
-    terminal.pid = 0
+    terminal.expect_exact(pexpect.EOF)
+    terminal.wait()
+    assert terminal.exitstatus is not None and terminal.signalstatus is None
 
 
 # --- utilities -------------------------------------------------------------
@@ -482,10 +454,10 @@ def can_chroot() -> bool:
 
 
 class Console:
-    """init running in a chroot of our userland, its console a pty."""
+    """init running in a chroot of our userland, its console a pty that
+    pexpect reads (self.tty)."""
 
     def __init__(self, root: Path, chroot: Path) -> None:
-        import shutil
         for d in ("bin", "sbin"):
             shutil.copytree(root / d, chroot / d, symlinks=True)
         (chroot / "etc").mkdir()
@@ -496,8 +468,8 @@ class Console:
         (chroot / "tmp").mkdir()
         (chroot / "tmp" / "stale").touch()
         self.chroot = chroot
-        self.master, slave = pty.openpty()
-        slavename = os.ttyname(slave)
+        master, self.slave = pty.openpty()
+        slavename = os.ttyname(self.slave)
         setup = (f"mount --bind {slavename} {chroot}/dev/console && "
                  f"exec chroot {chroot} /sbin/init")
         # init must not be a session leader: on Linux that would make the
@@ -507,27 +479,20 @@ class Console:
             ["unshare", "-m", "--propagation", "private", "sh", "-c", setup],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL)
-        os.close(slave)
-        self.out = b""
+        # We keep the console's slave side open as well: a pty master
+        # read fails (EIO, an EOF to pexpect) while no one has the slave
+        # open, as before init opens the console and between two shells.
+        self.tty = pexpect.fdpexpect.fdspawn(master, encoding="utf-8",
+                                             codec_errors="replace",
+                                             timeout=10)
 
-    def expect(self, text: str, seconds: float = 10) -> str:
-        end = time.time() + seconds
-        while time.time() < end:
-            ready, _, _ = select.select([self.master], [], [], 0.1)
-            if ready:
-                try:
-                    self.out += os.read(self.master, 4096)
-                except OSError:		# no one has the console open yet
-                    time.sleep(0.1)
-            if text in self.out.decode(errors="replace"):
-                out = self.out.decode(errors="replace")
-                self.out = b""
-                return out
-        raise AssertionError(f"never saw {text!r} in:\n"
-                             + self.out.decode(errors="replace"))
+    def expect(self, text: str) -> str:
+        """Wait for text; what came since the last expect, text included."""
+        self.tty.expect_exact(text)
+        return self.tty.before + self.tty.after
 
     def send(self, text: str) -> None:
-        os.write(self.master, text.encode())
+        self.tty.send(text)
 
     def close(self) -> None:
         # unshare, sh and chroot exec in turn, so self.proc is init; stop
@@ -552,7 +517,8 @@ class Console:
             except ProcessLookupError:
                 pass
         self.proc.wait(timeout=10)
-        os.close(self.master)
+        self.tty.close()
+        os.close(self.slave)
 
 
 @pytest.mark.skipif(not can_chroot(), reason="needs root and unshare")

@@ -12,19 +12,12 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from toolbuild import build_tools
-
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests"))
-sys.path.insert(0, str(ROOT / "tests" / "host"))
-from ffsimage import NDADDR, FFSImage  # noqa: E402
-from test_ffs_tools import MB, fields, fsck_clean, image, run  # noqa: E402
+from tests.ffsimage import NDADDR, FFSImage
+from tests.host.tools import MB, build_tools, fields, fsck_clean, image, run
 
 TOOLS = ("newfs", "fsck_ffs", "dumpfs", "tunefs")
 TUNABLES = ("minfree", "optim", "rotdelay", "maxcontig", "maxbpg", "flags")

@@ -10,7 +10,25 @@
 #include "tests/lib/check.h"
 
 const char *check_prog = "test";
+char check_dir[256] = "/tmp";
 int passed, failed;
+
+char *
+tpath(const char *fmt, ...)
+{
+	static char names[4][512];
+	static int n;
+	char tail[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(tail, sizeof(tail), fmt, ap);
+	va_end(ap);
+	n = (n + 1) % 4;
+	snprintf(names[n], sizeof(names[n]), "%s/%s.d/%s", check_dir,
+	    check_prog, tail);
+	return names[n];
+}
 
 void
 checkline(int cond, const char *what, const char *fmt, ...)

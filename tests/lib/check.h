@@ -23,6 +23,14 @@ void	checkline(int cond, const char *what, const char *fmt, ...)
 	    __attribute__((format(printf, 3, 4)));
 int	check_done(void);		/* the summary; the exit status */
 
+/*
+ * The name of a test file: check_dir/PROG.d/ and the rest (printf-style),
+ * PROG being check_prog.  Four results are kept, so one call may use
+ * several names.
+ */
+extern char check_dir[256];		/* -d: where the tests work */
+char	*tpath(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* Children: wait for pid (-1: any), and read the status it left. */
 int	reap(int pid);			/* its raw status, or -1 */
 int	exited_with(int status, int code);

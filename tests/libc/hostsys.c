@@ -72,7 +72,6 @@ bsd___sys_lseek(int fd, int pad, long long off, int whence)
 {
 	long long r;
 
-	(void)pad;
 	r = lseek64(fd, off, whence);	/* SEEK_* agree */
 	return r < 0 ? fail() : r;
 }
@@ -80,9 +79,6 @@ bsd___sys_lseek(int fd, int pad, long long off, int whence)
 int
 bsd_ioctl(int fd, unsigned long req, void *arg)
 {
-	(void)fd;
-	(void)req;
-	(void)arg;
 	bsd_errno = 25;		/* ENOTTY */
 	return -1;
 }
@@ -117,6 +113,5 @@ bsd__exit(int status)
 int
 bsd_gettimeofday(struct timeval *tv, void *tz)
 {
-	(void)tz;
 	return gettimeofday(tv, NULL);
 }

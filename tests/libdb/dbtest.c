@@ -197,7 +197,7 @@ randop(struct btree *bt, struct model *m)
 
 static struct btree *
 openbt(const char *path, u_int32_t psize, u_int32_t cache, u_int32_t fill,
-    struct txn_env *env)
+    struct tp_env *env)
 {
 	struct btreeinfo bi;
 
@@ -550,21 +550,21 @@ test_damage(void)
 /* --- transactions --- */
 
 struct db {
-	struct txn_env *env;
+	struct tp_env *env;
 	struct btree *bt;
 	struct recno *rn;
 };
 
-static int dbopen_cache(struct db *, int, struct txn_info *, u_int32_t);
+static int dbopen_cache(struct db *, int, struct tp_info *, u_int32_t);
 
 static int
-dbopen(struct db *db, int flags, struct txn_info *ti)
+dbopen(struct db *db, int flags, struct tp_info *ti)
 {
 	return dbopen_cache(db, flags, ti, 6);
 }
 
 static int
-dbopen_cache(struct db *db, int flags, struct txn_info *ti, u_int32_t cache)
+dbopen_cache(struct db *db, int flags, struct tp_info *ti, u_int32_t cache)
 {
 	struct recnoinfo ri;
 
@@ -572,7 +572,7 @@ dbopen_cache(struct db *db, int flags, struct txn_info *ti, u_int32_t cache)
 	ri.psize = 512;
 	ri.cache = 4;
 	ri.reclen = 40;
-	if ((db->env = txn_open(".", ti, flags)) == NULL)
+	if ((db->env = tp_open(".", ti, flags)) == NULL)
 		return -1;
 	if ((db->bt = openbt("txbt.db", 512, cache, 0, db->env)) == NULL ||
 	    (db->rn = rec_open("txrec.db", O_RDWR | O_CREAT, 0644, &ri,
@@ -590,7 +590,7 @@ dbclose(struct db *db)
 		rv = -1;
 	if (db->rn != NULL && rec_close(db->rn) < 0)
 		rv = -1;
-	if (db->env != NULL && txn_close(db->env) < 0)
+	if (db->env != NULL && tp_close(db->env) < 0)
 		rv = -1;
 	memset(db, 0, sizeof(*db));
 	return rv;
@@ -646,10 +646,10 @@ static void
 test_txn(void)
 {
 	static struct model m, saved;
-	struct txn_info ti;
-	struct txn_stat ts;
+	struct tp_info ti;
+	struct tp_stat ts;
 	struct db db;
-	struct txn *t;
+	struct tp_txn *t;
 	u_int32_t nrec = 0, savedrec, i, commits = 0, aborts = 0;
 	int r;
 
@@ -660,18 +660,18 @@ test_txn(void)
 	for (i = 0; i < 600; i++) {
 		saved = m;
 		savedrec = nrec;
-		t = txn_begin(db.env);
-		CHECK(t != NULL && txn_begin(db.env) == NULL && errno == EBUSY,
-		    "txn_begin, and a second is EBUSY");
+		t = tp_begin(db.env);
+		CHECK(t != NULL && tp_begin(db.env) == NULL && errno == EBUSY,
+		    "tp_begin, and a second is EBUSY");
 		r = txnops(&db, &m, &nrec);
 		CHECK(r == 0, "txn %u: %d (%s)", i, r, strerror(errno));
 		if (rnd(3) == 0) {
-			CHECK(txn_abort(t) == 0, "abort: %s", strerror(errno));
+			CHECK(tp_abort(t) == 0, "abort: %s", strerror(errno));
 			m = saved;
 			nrec = savedrec;
 			aborts++;
 		} else {
-			CHECK(txn_commit(t) == 0, "commit: %s", strerror(errno));
+			CHECK(tp_commit(t) == 0, "commit: %s", strerror(errno));
 			commits++;
 		}
 		if (i % 100 == 99) {
@@ -679,7 +679,7 @@ test_txn(void)
 			verify_rec(db.rn, nrec, "after commits and aborts");
 		}
 	}
-	txn_stat(db.env, &ts);
+	tp_stat(db.env, &ts);
 	CHECK(ts.commits == commits && ts.aborts == aborts && ts.locks == 0,
 	    "counters: %llu commits, %llu aborts, %u locks",
 	    (unsigned long long)ts.commits, (unsigned long long)ts.aborts,
@@ -687,7 +687,7 @@ test_txn(void)
 	CHECK(ts.ckpts > 0 && ts.forces >= commits, "%llu checkpoints, "
 	    "%llu forces", (unsigned long long)ts.ckpts,
 	    (unsigned long long)ts.forces);
-	CHECK(txn_durable(db.env) == commits, "every commit durable");
+	CHECK(tp_durable(db.env) == commits, "every commit durable");
 	CHECK(dbclose(&db) == 0, "close: %s", strerror(errno));
 	CHECK(dbopen(&db, 0, &ti) == 0, "reopen without recovery: %s",
 	    strerror(errno));
@@ -699,16 +699,16 @@ test_txn(void)
 	ti.group = 5;
 	dbopen_cache(&db, 0, &ti, 1000);
 	for (i = 0; i < 12; i++) {
-		t = txn_begin(db.env);
+		t = tp_begin(db.env);
 		txnops(&db, &m, &nrec);
-		txn_commit(t);
-		CHECK(txn_durable(db.env) == (i + 1) / 5 * 5,
+		tp_commit(t);
+		CHECK(tp_durable(db.env) == (i + 1) / 5 * 5,
 		    "group of 5: after commit %u, %llu durable", i + 1,
-		    (unsigned long long)txn_durable(db.env));
+		    (unsigned long long)tp_durable(db.env));
 	}
-	CHECK(txn_flush(db.env) == 0 && txn_durable(db.env) == 12,
-	    "txn_flush makes the rest durable");
-	txn_stat(db.env, &ts);
+	CHECK(tp_flush(db.env) == 0 && tp_durable(db.env) == 12,
+	    "tp_flush makes the rest durable");
+	tp_stat(db.env, &ts);
 	CHECK(ts.forces == 3, "12 commits in groups of 5: %llu forces",
 	    (unsigned long long)ts.forces);
 	dbclose(&db);
@@ -722,11 +722,11 @@ test_txn(void)
  * same choices on a model, recovers, and compares.
  */
 static void
-child(u_int64_t seed, u_int32_t dieat, struct txn_info *ti)
+child(u_int64_t seed, u_int32_t dieat, struct tp_info *ti)
 {
 	static struct model m, saved;
 	struct db db;
-	struct txn *t;
+	struct tp_txn *t;
 	u_int32_t nrec = 0, i, done = 0, savedrec;
 	FILE *f;
 	int r;
@@ -737,7 +737,7 @@ child(u_int64_t seed, u_int32_t dieat, struct txn_info *ti)
 	for (i = 0;; i++) {
 		saved = m;
 		savedrec = nrec;
-		t = txn_begin(db.env);
+		t = tp_begin(db.env);
 		if ((r = txnops(&db, &m, &nrec)) != 0) {
 			fprintf(stderr, "child: txn %u: %d (%s)\n", i, r,
 			    strerror(errno));
@@ -746,17 +746,17 @@ child(u_int64_t seed, u_int32_t dieat, struct txn_info *ti)
 		if (i == dieat)
 			_exit(0);		/* mid-transaction */
 		if (rnd(4) == 0) {
-			if (txn_abort(t) != 0)
+			if (tp_abort(t) != 0)
 				_exit(4);
 			m = saved;
 			nrec = savedrec;
 		} else {
-			if (txn_commit(t) != 0)
+			if (tp_commit(t) != 0)
 				_exit(5);
 			done++;
 			f = fopen("acked", "w");
 			fprintf(f, "%u %llu\n", done,
-			    (unsigned long long)txn_durable(db.env));
+			    (unsigned long long)tp_durable(db.env));
 			fclose(f);
 		}
 	}
@@ -805,8 +805,8 @@ static void
 test_crash(void)
 {
 	static struct model m;
-	struct txn_recover_stat rs;
-	struct txn_info ti;
+	struct tp_recover_stat rs;
+	struct tp_info ti;
 	struct db db;
 	u_int64_t seed;
 	u_int32_t round, dieat, nrec, done, durable, k, busy = 0;
@@ -835,14 +835,14 @@ test_crash(void)
 		}
 		/* Unless the last force was a checkpoint's, the log holds
 		 * transactions' records and must be recovered first. */
-		db.env = txn_open(".", &ti, 0);
-		CHECK(db.env != NULL || errno == EBUSY, "round %u: txn_open: "
+		db.env = tp_open(".", &ti, 0);
+		CHECK(db.env != NULL || errno == EBUSY, "round %u: tp_open: "
 		    "%s", round, strerror(errno));
 		if (db.env != NULL)
-			txn_close(db.env);
+			tp_close(db.env);
 		else
 			busy++;
-		CHECK(txn_recover(".", &rs) == 0, "round %u: recover: %s",
+		CHECK(tp_recover(".", &rs) == 0, "round %u: recover: %s",
 		    round, strerror(errno));
 		if (dbopen(&db, 0, &ti) < 0) {
 			CHECK(0, "round %u: open after recovery: %s", round,
@@ -861,7 +861,7 @@ test_crash(void)
 		dbclose(&db);
 		rng = seed * 3 + round;
 	}
-	CHECK(busy > 0, "txn_open refused a log that needs recovery (EBUSY) "
+	CHECK(busy > 0, "tp_open refused a log that needs recovery (EBUSY) "
 	    "in %u of 12 rounds", busy);
 }
 

@@ -48,19 +48,6 @@ usage(void)
 	exit(1);
 }
 
-void *
-emalloc(size_t n)
-{
-	void *p;
-
-	if ((p = malloc(n)) == NULL) {
-		fprintf(stderr, "dumplfs: out of memory\n");
-		exit(1);
-	}
-	memset(p, 0, n);
-	return (p);
-}
-
 /* Read len bytes at byte offset off (multiples of 512); 0 on error. */
 int
 rdbytes(int64_t off, void *buf, size_t len)

@@ -13,13 +13,14 @@
 #ifndef _DUMPLFS_H_
 #define _DUMPLFS_H_
 
+#include "lib/fsutil/fsutil.h"
+
 extern struct dlfs fs;		/* the checkpoint in use */
 extern int bad;			/* a check failed: exit 1 */
 
 /* dumplfs.c */
 int	 rdbytes(int64_t, void *, size_t);
 int	 bread(u_int32_t, void *);
-void	*emalloc(size_t);
 
 /* ifile.c */
 int	 ifile_read(void);

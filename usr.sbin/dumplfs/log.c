@@ -84,9 +84,10 @@ pinoblock(u_int32_t daddr)
 	dp = (struct dinode *)blk;
 	for (i = 0; i < fs.dlfs_inopb; i++, dp++)
 		if (dp->di_inumber != 0 || dp->di_mode != 0)
-			printf("dinode\t%u mode %o size %llu nlink %d\n",
+			printf("dinode\t%u mode %o size %llu nlink %d%s\n",
 			    dp->di_inumber, dp->di_mode,
-			    (unsigned long long)dp->di_size, dp->di_nlink);
+			    (unsigned long long)dp->di_size, dp->di_nlink,
+			    (dp->di_flags & DI_TXN) ? " flags txn" : "");
 }
 
 /* ss_datasum: lfs_crc32 over the blocks after the summary, in order. */

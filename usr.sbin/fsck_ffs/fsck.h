@@ -40,6 +40,8 @@
 #ifndef _FSCK_H_
 #define _FSCK_H_
 
+#include "lib/fsutil/fsutil.h"
+
 #define USTATE	01
 #define FSTATE	02
 #define DSTATE	03
@@ -139,7 +141,6 @@ void	 pwarn(const char *, ...);
 void	 errexit(const char *, ...);
 int	 reply(const char *);
 int	 dofix(struct inodesc *, const char *);
-void	*emalloc(size_t);
 void	 getblk(ufs_daddr_t, int, void *);
 void	 putblk(ufs_daddr_t, int, const void *);
 void	 putbytes(int64_t, int, const void *);

@@ -279,15 +279,22 @@ getinoinfo(u_int32_t ino)
 	return (inpindex[ino]);
 }
 
-/* ADDR scan that gives back the blocks of an inode being cleared. */
+/*
+ * ADDR scan that gives back the blocks of an inode being cleared.  A run
+ * phase 1 found BAD (say a fragment run its size made a whole block,
+ * into the next block) had its fragments claimed one by one where they
+ * were in range: they go back the same way, and nothing below it is
+ * read.
+ */
 int
 pass4check(struct inodesc *idesc)
 {
+	int res = KEEPON;
 
 	if (chkrange(idesc->id_blkno, idesc->id_numfrags))
-		return (SKIP);
+		res = SKIP;
 	freeblk(idesc->id_blkno, idesc->id_numfrags);
-	return (KEEPON);
+	return (res);
 }
 
 static void

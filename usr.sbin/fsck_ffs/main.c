@@ -60,6 +60,7 @@ main(int argc, char *argv[])
 	int32_t b;
 
 	setvbuf(stdout, NULL, _IONBF, 0);
+	fsutil_exitstatus = EEXIT;
 	while ((ch = getopt(argc, argv, "nyfpb:")) != -1) {
 		switch (ch) {
 		case 'n':

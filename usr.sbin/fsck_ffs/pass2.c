@@ -215,7 +215,9 @@ again:
 		case FCLEAR:
 			if (idesc->id_entryno <= 2)
 				break;
-			if (statemap[dirp->d_ino] == FCLEAR)
+			dp = ginode(dirp->d_ino);
+			if (statemap[dirp->d_ino] == FCLEAR ||
+			    dp->di_size != 0)
 				errmsg = "DUP/BAD";
 			else if (!preen)
 				errmsg = "ZERO LENGTH DIRECTORY";
@@ -351,7 +353,14 @@ pass2(void)
 	curino.id_func = pass2check;
 	for (i = 0; i < inplast; i++) {
 		inp = inpsort[i];
-		if (inp->i_isize == 0)
+		/*
+		 * A directory phase 4 will clear (bad or duplicate blocks)
+		 * is not read: its entries are no references, or the
+		 * files and the parent they name would keep counts for a
+		 * directory that is gone.  Its subdirectories are then
+		 * reconnected in phase 3, its files in phase 4.
+		 */
+		if (inp->i_isize == 0 || statemap[inp->i_number] == DCLEAR)
 			continue;
 		if (inp->i_isize < MINDIRSIZE) {
 			direrror(inp->i_number, "DIRECTORY TOO SHORT");
@@ -388,7 +397,8 @@ pass2(void)
 	/* Parents are known now: check every "..". */
 	for (i = 0; i < inplast; i++) {
 		inp = inpsort[i];
-		if (inp->i_parent == 0 || inp->i_isize == 0)
+		if (inp->i_parent == 0 || inp->i_isize == 0 ||
+		    statemap[inp->i_number] == DCLEAR)
 			continue;
 		if (statemap[inp->i_parent] == DFOUND &&
 		    statemap[inp->i_number] == DSTATE)

@@ -75,17 +75,6 @@ errexit(const char *fmt, ...)
 	exit(EEXIT);
 }
 
-void *
-emalloc(size_t n)
-{
-	void *p;
-
-	if ((p = malloc(n)) == NULL)
-		errexit("out of memory (%lu bytes)", (unsigned long)n);
-	memset(p, 0, n);
-	return (p);
-}
-
 /* Ask; 1 means yes, fix it. */
 int
 reply(const char *question)

@@ -115,34 +115,43 @@ isname(const struct direct *dp, const char *name)
 }
 
 /*
- * One entry of directory ino, at index k of the directory; 1 if it was
- * removed.
+ * One entry of directory ino, at index k of the directory: ENT_KEPT,
+ * ENT_REMOVED, or ENT_CHANGED if it was repaired in place (its block
+ * must then be written, like a removal's).
  */
+#define ENT_KEPT	0
+#define ENT_REMOVED	1
+#define ENT_CHANGED	2
 static int
 entry(u_int32_t ino, struct direct *dp, u_int32_t k, int orphan)
 {
 	struct inoinfo *ip = &inos[ino], *tp;
 	u_int32_t t = dp->d_ino;
+	int res = ENT_KEPT;
 
 	if (k == 0) {
 		if (!isname(dp, "."))
 			problem(NOFIX, "directory %u: first entry is not "
 			    "'.'", ino);
-		else if (t != ino && problem(FIX, "directory %u: '.' names "
-		    "%u", ino, t))
+		else if (t != ino && problem(canfix, "directory %u: '.' "
+		    "names %u", ino, t)) {
 			dp->d_ino = t = ino;
+			res = ENT_CHANGED;
+		}
 	} else if (k == 1) {
 		if (!isname(dp, ".."))
 			problem(NOFIX, "directory %u: second entry is not "
 			    "'..'", ino);
 		else if (t != ip->is_parent && !(orphan && !yflag) &&
-		    problem(FIX, "directory %u: '..' names %u, its parent "
-		    "is %u", ino, t, ip->is_parent))
+		    problem(canfix, "directory %u: '..' names %u, its "
+		    "parent is %u", ino, t, ip->is_parent)) {
 			dp->d_ino = t = ip->is_parent;
+			res = ENT_CHANGED;
+		}
 	} else if (isname(dp, ".") || isname(dp, "..")) {
 		problem(NOFIX, "directory %u: a second '%s' entry", ino,
 		    dp->d_namlen == 1 ? "." : "..");
-		return (0);
+		return (ENT_KEPT);
 	}
 	if (t >= nent || inos[t].is_state != IS_ALLOC ||
 	    (t == LFS_IFILE_INUM && (ino != ROOTINO || !isname(dp,
@@ -153,8 +162,8 @@ entry(u_int32_t ino, struct direct *dp, u_int32_t k, int orphan)
 			    dp->d_name, t >= nent ? "out-of-range" :
 			    inos[t].is_state == IS_BAD ? "bad" :
 			    t == LFS_IFILE_INUM ? "the ifile's" : "free",
-			    t));
-		return (0);
+			    t) ? ENT_REMOVED : ENT_KEPT);
+		return (res);
 	}
 	tp = &inos[t];
 	tp->is_nentries++;
@@ -164,7 +173,7 @@ entry(u_int32_t ino, struct direct *dp, u_int32_t k, int orphan)
 			problem(NOFIX, "the root's 'ifile' names inode %u", t);
 	}
 	if (k <= 1 || (tp->is_di.di_mode & IFMT) != IFDIR)
-		return (0);
+		return (res);
 	if (ino == ROOTINO && isname(dp, "lost+found"))
 		lfino = t;
 	if (tp->is_flags & IF_REACHED)
@@ -175,7 +184,7 @@ entry(u_int32_t ino, struct direct *dp, u_int32_t k, int orphan)
 		tp->is_parent = ino;
 		queue[qtail++] = t;
 	}
-	return (0);
+	return (res);
 }
 
 /* One DIRBLKSIZ chunk; 1 if it was changed. */
@@ -204,8 +213,12 @@ chunk(u_int32_t ino, u_int8_t *c, u_int32_t *k, int32_t lbn, int coff,
 			break;
 		}
 		if (dp->d_ino != 0 || *k < 2) {
+			int r;
+
 			(*k)++;
-			if (entry(ino, dp, *k - 1, orphan)) {
+			r = entry(ino, dp, *k - 1, orphan);
+			changed |= r == ENT_CHANGED;
+			if (r == ENT_REMOVED) {
 				next = off + dp->d_reclen;
 				rmentry(c, prev, off);
 				changed = 1;

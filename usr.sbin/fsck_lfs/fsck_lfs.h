@@ -20,6 +20,8 @@
 #ifndef _FSCK_LFS_H_
 #define _FSCK_LFS_H_
 
+#include "lib/fsutil/fsutil.h"
+
 /* Exit statuses. */
 #define FSCK_OK		0		/* consistent, or all repaired */
 #define FSCK_PROBLEMS	1		/* problems found or left */
@@ -77,7 +79,6 @@ extern u_int32_t nalloc;		/* allocated inodes counted */
 extern struct dirtyblk *dirtyblks;
 
 /* main.c */
-void	*emalloc(size_t);
 int	 bread(u_int32_t, void *);
 int	 rdbytes(int64_t, void *, size_t);
 int	 bwrite(u_int32_t, const void *, size_t);

@@ -146,7 +146,6 @@ ifaddrs(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
 {
 	u_int32_t *addr = arg;
 
-	(void)ino;
 	if (lbn >= 0 && (u_int32_t)lbn < ifnblk)
 		addr[lbn] = *ptr;
 }
@@ -316,6 +315,16 @@ checkino(u_int32_t ino)
 		problem(FIX, "inode %u: bad mode %o", ino, dp->di_mode);
 		return;
 	}
+	/* Transaction protection is the one flag, and for files only. */
+	if ((dp->di_flags & ~DI_TXN) || ((dp->di_flags & DI_TXN) &&
+	    (dp->di_mode & IFMT) != IFREG)) {
+		if (problem(FIX, "inode %u: flags %#x (%s)", ino,
+		    (unsigned)dp->di_flags, (dp->di_flags & ~DI_TXN) ?
+		    "unknown" : "txn on a file that is not regular")) {
+			dp->di_flags = 0;
+			ip->is_flags |= IF_DIRTY;
+		}
+	}
 	ip->is_state = IS_ALLOC;
 	lastlbn = dp->di_size == 0 ? -1 :
 	    (int64_t)((dp->di_size - 1) >> fs.dlfs_bshift);
@@ -354,7 +363,6 @@ static void
 countblk(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
 {
 
-	(void)lbn, (void)arg;
 	if (*ptr >= fs.dlfs_size)
 		return;
 	live[lfs_dtosn(&fs, *ptr)] += fs.dlfs_bsize;

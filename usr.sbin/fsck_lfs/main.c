@@ -62,19 +62,6 @@ usage(void)
 	exit(FSCK_FAIL);
 }
 
-void *
-emalloc(size_t n)
-{
-	void *p;
-
-	if ((p = malloc(n ? n : 1)) == NULL) {
-		fprintf(stderr, "fsck_lfs: out of memory\n");
-		exit(FSCK_FAIL);
-	}
-	memset(p, 0, n);
-	return (p);
-}
-
 /* Read block daddr; 0 if it is outside the file system or unreadable. */
 int
 bread(u_int32_t daddr, void *buf)
@@ -190,6 +177,7 @@ main(int argc, char *argv[])
 	u_int64_t newest;
 	int ch, try, i, nrepaired;
 
+	fsutil_exitstatus = FSCK_FAIL;
 	while ((ch = getopt(argc, argv, "nyqf")) != -1) {
 		switch (ch) {
 		case 'n':

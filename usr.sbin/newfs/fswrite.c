@@ -211,7 +211,6 @@ putfile(struct fileout *fo, const char *src)
 	struct stat st;
 	u_int8_t *buf;
 	int64_t lbn, nblks, size;
-	off_t next;
 	int fd, len, sparse, n, got;
 
 	if ((fd = open(src, O_RDONLY)) < 0 || fstat(fd, &st) < 0)
@@ -227,6 +226,8 @@ putfile(struct fileout *fo, const char *src)
 #ifdef SEEK_DATA
 		/* Jump over the holes of a sparse file without reading. */
 		if (sparse && lbn < nblks - 1) {
+			off_t next;
+
 			next = lseek(fd, (off_t)lblktosize(&sblock, lbn),
 			    SEEK_DATA);
 			if (next < 0 && errno == ENXIO)
@@ -236,8 +237,6 @@ putfile(struct fileout *fo, const char *src)
 				lbn = lblkno(&sblock, (int64_t)next) < nblks ?
 				    lblkno(&sblock, (int64_t)next) : nblks - 1;
 		}
-#else
-		(void)next;
 #endif
 		len = size - lblktosize(&sblock, lbn) < sblock.fs_bsize ?
 		    (int)(size - lblktosize(&sblock, lbn)) : sblock.fs_bsize;

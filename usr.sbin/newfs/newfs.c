@@ -56,30 +56,6 @@ usage(void)
 	exit(1);
 }
 
-void
-fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", progname);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(1);
-}
-
-void *
-emalloc(size_t n)
-{
-	void *p;
-
-	if ((p = malloc(n)) == NULL)
-		fatal("out of memory");
-	memset(p, 0, n);
-	return (p);
-}
-
 /* A decimal option argument within [min, max]. */
 static int
 number(const char *arg, const char *what, long min, long max)
@@ -182,7 +158,13 @@ main(int argc, char *argv[])
 	special = argv[0];
 
 	if (p.efs) {
-		/* Clustering replaces the rotational gap (BSD-FS-NOTES 5.4). */
+		/*
+		 * EFS (thesis 7.1, after McVoy and Kleiman, "Extent-like
+		 * Performance from a UNIX File System", USENIX Winter 1991):
+		 * clusters of maxcontig = 64 KB / bsize contiguous blocks,
+		 * each moved in one I/O, and no rotational gap unless -d
+		 * asks for one.
+		 */
 		if (!dflag)
 			p.rotdelay = 0;
 		if (!aflag)

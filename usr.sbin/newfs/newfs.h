@@ -20,6 +20,8 @@
 #ifndef _NEWFS_H_
 #define _NEWFS_H_
 
+#include "lib/fsutil/fsutil.h"
+
 /* Parameters chosen by newfs.c for mkfs.c. */
 struct mkfsparams {
 	int64_t	 sectors;	/* file system size, 512-byte sectors */
@@ -73,8 +75,6 @@ extern const char *progname;
 #define CGP(c)	((struct cg *)(cgbuf + (size_t)(c) * sblock.fs_cgsize))
 
 /* newfs.c */
-void	 fatal(const char *, ...);
-void	*emalloc(size_t);
 
 /* mkfs.c */
 void	 mkfs(struct mkfsparams *, const char *, struct pnode *);

@@ -42,16 +42,6 @@ struct hostlink {
 };
 static struct hostlink *hostlinks;
 
-static char *
-estrdup(const char *s)
-{
-	char *p;
-
-	p = emalloc(strlen(s) + 1);
-	strcpy(p, s);
-	return (p);
-}
-
 struct pnode *
 newnode(const char *name, int type, int perm)
 {
@@ -132,9 +122,9 @@ copytree(struct pnode *dir, const char *hostdir)
 			    "makes its own\n", progname, hostdir);
 			continue;
 		}
-		if (strlen(hostdir) + strlen(de->d_name) + 2 > sizeof(path))
+		if (snprintf(path, sizeof(path), "%s/%s", hostdir,
+		    de->d_name) >= (int)sizeof(path))
 			fatal("%s/%s: path too long", hostdir, de->d_name);
-		sprintf(path, "%s/%s", hostdir, de->d_name);
 		if (lstat(path, &st) < 0)
 			fatal("%s: cannot stat", path);
 		if (S_ISDIR(st.st_mode)) {

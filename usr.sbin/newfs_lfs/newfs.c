@@ -40,30 +40,6 @@ usage(void)
 	exit(1);
 }
 
-void
-fatal(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "newfs_lfs: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(1);
-}
-
-void *
-emalloc(size_t n)
-{
-	void *p;
-
-	if ((p = malloc(n)) == NULL)
-		fatal("out of memory");
-	memset(p, 0, n);
-	return (p);
-}
-
 /* Write len bytes at byte offset off (both multiples of 512). */
 void
 wtfs(int64_t off, size_t len, const void *buf)

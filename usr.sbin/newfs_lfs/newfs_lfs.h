@@ -11,6 +11,8 @@
 #ifndef _NEWFS_LFS_H_
 #define _NEWFS_LFS_H_
 
+#include "lib/fsutil/fsutil.h"
+
 /* Parameters chosen by newfs.c for lfs.c. */
 struct lfsparams {
 	int64_t	 sectors;	/* partition size, 512-byte sectors */
@@ -23,8 +25,6 @@ struct lfsparams {
 extern int Nflag;		/* print the layout, write nothing */
 
 /* newfs.c */
-void	 fatal(const char *, ...);
-void	*emalloc(size_t);
 void	 wtfs(int64_t, size_t, const void *);
 
 /* lfs.c */

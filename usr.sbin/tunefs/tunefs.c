@@ -251,7 +251,6 @@ static const char *
 mountedon(const char *special)
 {
 
-	(void)special;
 	return (NULL);
 }
 #endif

@@ -105,6 +105,10 @@ int	 lstat(const char *, struct stat *);
 int	 mkdir(const char *, mode_t);
 int	 mknod(const char *, mode_t, dev_t);
 int	 stat(const char *, struct stat *);
+int	 chflags(const char *, u_int32_t);
+int	 fchflags(int, u_int32_t);
+char	*fflagstostr(u_int32_t);
+int	 strtofflags(char **, u_int32_t *, u_int32_t *);
 mode_t	 umask(mode_t);
 
 /* <sys/wait.h> */

@@ -56,7 +56,9 @@ static const char *const errlist[ELAST + 1] = {
 	[ESTALE] = "Stale NFS file handle",
 	[ENOLCK] = "No locks available",
 	[ENOSYS] = "Function not implemented",
+	[ENOBUFS] = "No buffer space available",
 	[EFTYPE] = "Inappropriate file type or format",
+	[ETXNABORT] = "Transaction aborted",
 };
 
 char *

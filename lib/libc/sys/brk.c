@@ -1,9 +1,9 @@
 /*
  * brk(2) and sbrk(2) over the break system call, which only sets the end
- * of the data segment.  The current break starts at the linker's "end"
+ * of the data segment.  The current break starts at the linker's "_end"
  * symbol (the end of bss, see lib/user.ld) and libc keeps track of it.
  *
- * The loader maps whole pages, so the rest of the page holding "end" is
+ * The loader maps whole pages, so the rest of the page holding "_end" is
  * already there, and the kernel's break begins at the next page boundary
  * (it refuses to go below it).  libc therefore never asks for less: a
  * break inside that first page is only recorded here.
@@ -13,17 +13,17 @@
 
 #define PAGESIZE	4096
 
-extern char end[];
+extern char _end[];	/* end of bss: both ld (lib/user.ld) and tcc define it */
 int	__sys_break(const char *);
 
-static char *curbrk = end;
+static char *curbrk = _end;
 
 int
 brk(const char *addr)
 {
 	const char *base;
 
-	base = (const char *)(((unsigned long)end + PAGESIZE - 1) &
+	base = (const char *)(((unsigned long)_end + PAGESIZE - 1) &
 	    ~(unsigned long)(PAGESIZE - 1));
 	if (__sys_break(addr > base ? addr : base) < 0)
 		return -1;

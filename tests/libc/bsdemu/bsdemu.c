@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/txn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -193,19 +194,26 @@ int settimeofday(const struct timeval *tv, const struct timezone *tz) { return r
 int getrusage(int who, struct rusage *ru) { return ret(L2(LNR_getrusage, who, ru)); }
 int utimes(const char *p, const struct timeval *tv) { return ret(L2(LNR_utimes, p, tv)); }
 int nanosleep(const struct timespec *a, struct timespec *b) { return ret(L2(LNR_nanosleep, a, b)); }
-int sigreturn(void *p)		{ (void)p; return fail(ENOSYS); }
-int mount(const char *t, const char *d, int f, void *a) { (void)t; (void)d; (void)f; (void)a; return fail(EPERM); }
-int unmount(const char *d, int f) { (void)d; (void)f; return fail(EPERM); }
-int reboot(int h)		{ (void)h; return fail(EPERM); }
-int lfs_bmapv(const struct fsid *a, struct block_info *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
-int lfs_markv(const struct fsid *a, struct block_info *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
-int lfs_segclean(const struct fsid *a, unsigned int b) { (void)a; (void)b; return fail(ENOSYS); }
-int lfs_segwait(const struct fsid *a, struct timeval *b) { (void)a; (void)b; return fail(ENOSYS); }
-int lfsstats(const struct fsid *a, struct lfs_stats *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
-int getproc(struct kinfo_proc *a, int b) { (void)a; (void)b; return fail(ENOSYS); }
-int diskstats(int a, struct diskstats *b, int c) { (void)a; (void)b; (void)c; return fail(ENOSYS); }
-int bufstats(void *a)	{ (void)a; return fail(ENOSYS); }
-int syscall(int n, ...)		{ (void)n; return fail(ENOSYS); }
+int sigreturn(void *p)		{ return fail(ENOSYS); }
+int mount(const char *t, const char *d, int f, void *a) { return fail(EPERM); }
+int unmount(const char *d, int f) { return fail(EPERM); }
+int reboot(int h)		{ return fail(EPERM); }
+int lfs_bmapv(const struct fsid *a, struct block_info *b, int c) { return fail(ENOSYS); }
+int lfs_markv(const struct fsid *a, struct block_info *b, int c) { return fail(ENOSYS); }
+int lfs_segclean(const struct fsid *a, unsigned int b) { return fail(ENOSYS); }
+int lfs_segwait(const struct fsid *a, struct timeval *b) { return fail(ENOSYS); }
+int lfsstats(const struct fsid *a, struct lfs_stats *b, int c) { return fail(ENOSYS); }
+int getproc(struct kinfo_proc *a, int b) { return fail(ENOSYS); }
+int diskstats(int a, struct diskstats *b, int c) { return fail(ENOSYS); }
+int bufstats(void *a)	{ return fail(ENOSYS); }
+int chflags(const char *p, u_int32_t f) { return fail(EOPNOTSUPP); }
+int fchflags(int fd, u_int32_t f) { return fail(EOPNOTSUPP); }
+int txn_begin(void)		{ return fail(ENOSYS); }
+int txn_commit(void)		{ return fail(ENOSYS); }
+int txn_abort(void)		{ return fail(ENOSYS); }
+int txn_detect(void)		{ return fail(ENOSYS); }
+int txnstats(struct txnstats *s, int r) { return fail(ENOSYS); }
+int syscall(int n, ...)		{ return fail(ENOSYS); }
 
 int
 open(const char *path, int flags, ...)
@@ -271,7 +279,6 @@ __sys_lseek(int fd, int pad, off_t off, int whence)
 {
 	long long result;
 
-	(void)pad;
 	if (ret(L5(LNR__llseek, fd, (long)(off >> 32), (long)off, &result,
 	    whence)) < 0)
 		return -1;
@@ -281,14 +288,12 @@ __sys_lseek(int fd, int pad, off_t off, int whence)
 int
 __sys_truncate(const char *path, int pad, off_t len)
 {
-	(void)pad;
 	return ret(L3(LNR_truncate64, path, (long)len, (long)(len >> 32)));
 }
 
 int
 __sys_ftruncate(int fd, int pad, off_t len)
 {
-	(void)pad;
 	return ret(L3(LNR_ftruncate64, fd, (long)len, (long)(len >> 32)));
 }
 
@@ -431,7 +436,6 @@ getfsstat(struct statfs *buf, long bufsize, int flags)
 	char *line, *next, *dev, *dir, *type;
 	int fd, n, count;
 
-	(void)flags;
 	if ((fd = open("/proc/self/mounts", O_RDONLY)) < 0)
 		return -1;
 	n = read(fd, text, sizeof(text) - 1);

@@ -25,7 +25,12 @@
  * directories, replacing targets), mkdirs (a growing tree with files and
  * rmdirs), seq (a 3 MB sequential write), overwrite (random overwrites of
  * a 256 KB file), cleaner (a fragmented, nearly full file system in
- * setup; unlinks and new files, while a cleaner runs, in run).
+ * setup; unlinks and new files, while a cleaner runs, in run), txn
+ * (kernel transactions on protected files: one that appends a line to
+ * 250 files in five directories, three times, then four processes
+ * committing their own two-file transactions at once, so commits are
+ * grouped; "OP txn A K" or "OP txn C CHILD J" follows each commit, and
+ * the host's model of them is tests/crash/txnmodel.py).
  *
  * digest prints every entry under DIR, "D PATH" for a directory and
  * "F PATH SIZE CRC B0 B1 ..." for a file: its size, the CRC-32 of its
@@ -33,6 +38,8 @@
  */
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <sys/txn.h>
+#include <sys/wait.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -156,10 +163,24 @@ do_write(const char *path, u_int32_t off, u_int32_t len)
 		fail("close", path);
 }
 
+/*
+ * The handshake after an fsync or a commit: the host counts the writes
+ * that reached the disk until then, and the guest waits for its line.
+ */
+static void
+durable(void)
+{
+	char line[16];
+
+	printf("DUR\n");
+	fflush(stdout);
+	if (fgets(line, sizeof(line), stdin) == NULL)
+		exit(1);
+}
+
 static void
 do_fsync(const char *path)
 {
-	char line[16];
 	int fd;
 
 	opline("fsync %s", path);
@@ -168,12 +189,8 @@ do_fsync(const char *path)
 	if (fsync(fd) < 0)
 		fail("fsync", path);
 	close(fd);
-	if (!handshake)
-		return;
-	printf("DUR\n");
-	fflush(stdout);
-	if (fgets(line, sizeof(line), stdin) == NULL)
-		exit(1);
+	if (handshake)
+		durable();
 }
 
 static void
@@ -393,13 +410,109 @@ w_cleaner(int setup)
 	}
 }
 
+/* Append a line to a file (in the caller's transaction). */
+static void
+appendline(const char *path, const char *line)
+{
+	int fd;
+
+	if ((fd = open(at(path), O_WRONLY | O_APPEND)) < 0)
+		fail("open", path);
+	if (write(fd, line, strlen(line)) != (ssize_t)strlen(line))
+		fail("append", path);
+	close(fd);
+}
+
+#define TXN_FILES	250
+#define TXN_BIG		3		/* the 250-file transactions */
+#define TXN_CHILDREN	4
+#define TXN_EACH	5		/* each child's transactions */
+
+/*
+ * txn: setup makes d0..d4 with 50 protected files each ("f%03d"), and
+ * two for each child ("g%d" a and b); every file starts as its name and
+ * a newline.  run commits, TXN_BIG times, one transaction appending
+ * "A<k>" to all 250; then the children, at once, each commit TXN_EACH
+ * transactions appending "C<child>.<j>" to both of theirs.  The parent
+ * prints each child's commit as it hears of it.
+ */
+static void
+w_txn(int setup)
+{
+	char p[32], line[32];
+	int i, k, c, ends[2], status;
+
+	if (setup) {
+		for (i = 0; i < 5; i++) {
+			snprintf(p, sizeof(p), "d%d", i);
+			do_path("mkdir", p);
+		}
+		for (i = 0; i < TXN_FILES + 2 * TXN_CHILDREN; i++) {
+			if (i < TXN_FILES)
+				snprintf(p, sizeof(p), "d%d/f%03d", i % 5, i);
+			else
+				snprintf(p, sizeof(p), "d%d/g%d%c", i % 5,
+				    (i - TXN_FILES) / 2, 'a' + i % 2);
+			snprintf(line, sizeof(line), "%s\n", strchr(p, '/') + 1);
+			do_create(p);
+			appendline(p, line);
+			if (chflags(at(p), UF_TXN) < 0)
+				fail("chflags", p);
+		}
+		return;
+	}
+	for (k = 1; k <= TXN_BIG; k++) {
+		if (txn_begin() < 0)
+			fail("txn_begin", "A");
+		snprintf(line, sizeof(line), "A%d\n", k);
+		for (i = 0; i < TXN_FILES; i++) {
+			snprintf(p, sizeof(p), "d%d/f%03d", i % 5, i);
+			appendline(p, line);
+		}
+		if (txn_commit() < 0)
+			fail("txn_commit", "A");
+		opline("txn A %d", k);
+		durable();
+	}
+	if (pipe(ends) < 0)
+		fail("pipe", "");
+	for (c = 0; c < TXN_CHILDREN; c++) {
+		if (fork() != 0)
+			continue;
+		for (k = 1; k <= TXN_EACH; k++) {
+			if (txn_begin() < 0)
+				fail("txn_begin", "C");
+			snprintf(line, sizeof(line), "C%d.%d\n", c, k);
+			for (i = 0; i < 2; i++) {
+				snprintf(p, sizeof(p), "d%d/g%d%c",
+				    (TXN_FILES + 2 * c + i) % 5, c, 'a' + i);
+				appendline(p, line);
+			}
+			if (txn_commit() < 0)
+				fail("txn_commit", "C");
+			line[0] = (char)c;
+			line[1] = (char)k;
+			write(ends[1], line, 2);
+		}
+		_exit(0);
+	}
+	close(ends[1]);
+	while (read(ends[0], line, 2) == 2) {
+		opline("txn C %d %d", line[0], line[1]);
+		durable();
+	}
+	for (c = 0; c < TXN_CHILDREN; c++)
+		if (wait(&status) < 0 || status != 0)
+			fail("child", "C");
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(int);
 } workloads[] = {
 	{ "files", w_files }, { "rename", w_rename }, { "mkdirs", w_mkdirs },
 	{ "seq", w_seq }, { "overwrite", w_overwrite },
-	{ "cleaner", w_cleaner },
+	{ "cleaner", w_cleaner }, { "txn", w_txn },
 };
 
 /* One entry of the digest, and a directory's entries after it. */

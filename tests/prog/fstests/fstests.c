@@ -33,25 +33,23 @@ test_names(long bsize)
 	ino_t f;
 	int fd, old, n;
 
-	(void)bsize;
-
-	mkdir(path("a"), 0755);
-	mkdir(path("b"), 0755);
-	fd = open(path("a/f"), O_CREAT | O_WRONLY, 0644);
+	mkdir(tpath("a"), 0755);
+	mkdir(tpath("b"), 0755);
+	fd = open(tpath("a/f"), O_CREAT | O_WRONLY, 0644);
 	write(fd, "hello", 5);
 	close(fd);
-	f = inum(path("a/f"));
-	check(link(path("a/f"), path("b/g")) == 0 && inum(path("b/g")) == f &&
-	    nlinks(path("a/f")) == 2, "link across directories", "errno %d",
+	f = inum(tpath("a/f"));
+	check(link(tpath("a/f"), tpath("b/g")) == 0 && inum(tpath("b/g")) == f &&
+	    nlinks(tpath("a/f")) == 2, "link across directories", "errno %d",
 	    errno);
-	check(rename(path("b/g"), path("a/h")) == 0 && inum(path("a/h")) == f &&
-	    inum(path("b/g")) == 0 && nlinks(path("a/f")) == 2,
+	check(rename(tpath("b/g"), tpath("a/h")) == 0 && inum(tpath("a/h")) == f &&
+	    inum(tpath("b/g")) == 0 && nlinks(tpath("a/f")) == 2,
 	    "rename a link back across", "errno %d", errno);
-	fd = open(path("b/x"), O_CREAT | O_WRONLY, 0644);
+	fd = open(tpath("b/x"), O_CREAT | O_WRONLY, 0644);
 	write(fd, "old", 3);
 	close(fd);
-	old = open(path("b/x"), O_RDONLY);
-	check(rename(path("a/h"), path("b/x")) == 0 && inum(path("b/x")) == f,
+	old = open(tpath("b/x"), O_RDONLY);
+	check(rename(tpath("a/h"), tpath("b/x")) == 0 && inum(tpath("b/x")) == f,
 	    "rename over an existing file", "errno %d", errno);
 	fstat(old, &st);
 	n = read(old, got, sizeof(got));
@@ -59,32 +57,32 @@ test_names(long bsize)
 	    "the replaced file lives on through an open descriptor",
 	    "read %d, nlink %d", n, (int)st.st_nlink);
 	close(old);
-	check(rename(path("b/x"), path("b/x")) == 0 && inum(path("b/x")) == f,
+	check(rename(tpath("b/x"), tpath("b/x")) == 0 && inum(tpath("b/x")) == f,
 	    "rename a file onto itself", "errno %d", errno);
-	check(unlink(path("a/f")) == 0 && nlinks(path("b/x")) == 1,
-	    "unlink one of two names", "nlink %d", (int)nlinks(path("b/x")));
+	check(unlink(tpath("a/f")) == 0 && nlinks(tpath("b/x")) == 1,
+	    "unlink one of two names", "nlink %d", (int)nlinks(tpath("b/x")));
 
-	mkdir(path("a/sub"), 0755);
-	check(nlinks(path("a")) == 3, "a subdirectory adds a link to its "
-	    "parent", "nlink %d", (int)nlinks(path("a")));
-	check(rename(path("a/sub"), path("b/sub")) == 0 &&
-	    inum(path("b/sub/..")) == inum(path("b")) &&
-	    nlinks(path("a")) == 2 && nlinks(path("b")) == 3,
+	mkdir(tpath("a/sub"), 0755);
+	check(nlinks(tpath("a")) == 3, "a subdirectory adds a link to its "
+	    "parent", "nlink %d", (int)nlinks(tpath("a")));
+	check(rename(tpath("a/sub"), tpath("b/sub")) == 0 &&
+	    inum(tpath("b/sub/..")) == inum(tpath("b")) &&
+	    nlinks(tpath("a")) == 2 && nlinks(tpath("b")) == 3,
 	    "rename a directory across: .. and link counts follow",
-	    "a %d, b %d links", (int)nlinks(path("a")), (int)nlinks(path("b")));
-	mkdir(path("a/empty"), 0755);
-	check(rename(path("a/empty"), path("b/sub")) == 0 &&
-	    nlinks(path("b")) == 3 && nlinks(path("a")) == 2,
+	    "a %d, b %d links", (int)nlinks(tpath("a")), (int)nlinks(tpath("b")));
+	mkdir(tpath("a/empty"), 0755);
+	check(rename(tpath("a/empty"), tpath("b/sub")) == 0 &&
+	    nlinks(tpath("b")) == 3 && nlinks(tpath("a")) == 2,
 	    "rename a directory over an empty one", "errno %d", errno);
 
-	fd = open(path("b/x"), O_RDONLY);
-	unlink(path("b/x"));
+	fd = open(tpath("b/x"), O_RDONLY);
+	unlink(tpath("b/x"));
 	n = read(fd, got, sizeof(got));
 	check(n == 5 && memcmp(got, "hello", 5) == 0, "an unlinked open file "
 	    "is still readable", "read %d", n);
 	close(fd);
-	check(rmdir(path("b/sub")) == 0 && rmdir(path("a")) == 0 &&
-	    rmdir(path("b")) == 0, "the directories empty out and go",
+	check(rmdir(tpath("b/sub")) == 0 && rmdir(tpath("a")) == 0 &&
+	    rmdir(tpath("b")) == 0, "the directories empty out and go",
 	    "errno %d", errno);
 }
 
@@ -102,7 +100,7 @@ test_indirtrunc(long bsize)
 
 	sbrk(PAGE - ((u_int32_t)sbrk(0) & (PAGE - 1)));
 	for (k = 0; k < 8; k++) {
-		fd = open(path("ind%d", k), O_CREAT | O_RDWR | O_TRUNC, 0644);
+		fd = open(tpath("ind%d", k), O_CREAT | O_RDWR | O_TRUNC, 0644);
 		write_pattern(fd, 0, (NDADDR + 1) * bsize, 4);
 		fsync(fd);
 		heap = sbrk(4 * PAGE);
@@ -114,7 +112,7 @@ test_indirtrunc(long bsize)
 		if (bad && hit++ == 0)
 			changed = bad;
 		close(fd);
-		unlink(path("ind%d", k));
+		unlink(tpath("ind%d", k));
 	}
 	check(hit == 0, "truncating a file with an indirect block writes "
 	    "nowhere else", "%d of 8 truncations changed memory we mapped "
@@ -134,7 +132,7 @@ test_bigfile(long bsize)
 	char why[96];
 
 	before = freeblocks();
-	fd = open(path("big"), O_CREAT | O_RDWR | O_TRUNC, 0644);
+	fd = open(tpath("big"), O_CREAT | O_RDWR | O_TRUNC, 0644);
 	wrote = write_pattern(fd, 0, size, 1) == 0;
 	check(wrote, "write a file into the double indirect blocks",
 	    "errno %d", errno);
@@ -151,7 +149,7 @@ test_bigfile(long bsize)
 	check(bad == -1, "read across the single/double indirect boundary",
 	    "wrong byte at %ld", (long)bad);
 	close(fd);
-	unlink(path("big"));
+	unlink(tpath("big"));
 	after = freeblocks();
 	check(after == before, "removing it frees every block",
 	    "%ld free before, %ld after", before, after);
@@ -165,7 +163,7 @@ test_holes(long bsize)
 	struct stat st;
 	int fd, i;
 
-	fd = open(path("holes"), O_CREAT | O_RDWR | O_TRUNC, 0644);
+	fd = open(tpath("holes"), O_CREAT | O_RDWR | O_TRUNC, 0644);
 	for (i = 0; i < 3; i++)
 		write_pattern(fd, at[i], 100, 2);
 	fstat(fd, &st);
@@ -192,7 +190,7 @@ test_holes(long bsize)
 	check(bad == -1, "truncating up leaves a hole of zeros",
 	    "byte %ld not zero", (long)bad);
 	close(fd);
-	unlink(path("holes"));
+	unlink(tpath("holes"));
 }
 
 /* Truncate down through the block boundaries, re-reading each time. */
@@ -207,7 +205,7 @@ test_truncate(long bsize)
 	unsigned i;
 	int fd;
 
-	fd = open(path("trunc"), O_CREAT | O_RDWR | O_TRUNC, 0644);
+	fd = open(tpath("trunc"), O_CREAT | O_RDWR | O_TRUNC, 0644);
 	before = freeblocks();
 	write_pattern(fd, 0, sizes[0], 3);
 	for (i = 1; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
@@ -235,7 +233,7 @@ test_truncate(long bsize)
 	check(bad == -1, "writing past the end: the gap reads as zeros",
 	    "byte %ld not zero", (long)bad);
 	close(fd);
-	unlink(path("trunc"));
+	unlink(tpath("trunc"));
 }
 
 /* Names in the big directory: fills seen[]; the count of other names. */
@@ -280,11 +278,9 @@ test_bigdir(long bsize)
 	static char seen[NDIRFILES];
 	int i, fd, made = 0, once = 0, others, dots, gone = 0;
 
-	(void)bsize;
-
-	mkdir(path("dir"), 0755);
+	mkdir(tpath("dir"), 0755);
 	for (i = 0; i < NDIRFILES; i++) {
-		fd = open(path("dir/f%d", i), O_CREAT | O_EXCL | O_WRONLY,
+		fd = open(tpath("dir/f%d", i), O_CREAT | O_EXCL | O_WRONLY,
 		    0644);
 		if (fd >= 0) {
 			made++;
@@ -293,21 +289,21 @@ test_bigdir(long bsize)
 	}
 	check(made == NDIRFILES, "create 2000 files in one directory",
 	    "%d made, errno %d", made, errno);
-	others = listdir(path("dir"), seen, &dots);
+	others = listdir(tpath("dir"), seen, &dots);
 	for (i = 0; i < NDIRFILES; i++)
 		once += seen[i] == 1;
 	check(once == NDIRFILES && others == 0 && dots == 2,
 	    "getdirentries lists each name once", "%d of 2000 once, %d "
 	    "others, %d dots", once, others, dots);
 	for (i = 0; i < NDIRFILES; i++)
-		gone += unlink(path("dir/f%d", i)) == 0;
+		gone += unlink(tpath("dir/f%d", i)) == 0;
 	check(gone == NDIRFILES, "remove them all", "%d removed", gone);
-	others = listdir(path("dir"), seen, &dots);
+	others = listdir(tpath("dir"), seen, &dots);
 	for (i = 0, once = 0; i < NDIRFILES; i++)
 		once += seen[i];
 	check(once == 0 && others == 0 && dots == 2, "the directory lists "
 	    "empty again", "%d names left", once + others);
-	check(rmdir(path("dir")) == 0, "and can be removed", "errno %d", errno);
+	check(rmdir(tpath("dir")) == 0, "and can be removed", "errno %d", errno);
 }
 
 /* Appender id: NRECORDS records "id seq" padded with the id's letter. */
@@ -315,7 +311,7 @@ static void
 appender(int id)
 {
 	static char rec[RECLEN];
-	int fd = open(path("shared"), O_WRONLY | O_APPEND), i;
+	int fd = open(tpath("shared"), O_WRONLY | O_APPEND), i;
 
 	for (i = 0; i < NRECORDS; i++) {
 		memset(rec, 'a' + id, RECLEN);
@@ -362,13 +358,11 @@ test_concurrent(long bsize)
 	char why[96] = "";
 	off_t bad;
 
-	(void)bsize;
-
-	close(open(path("shared"), O_CREAT | O_WRONLY | O_TRUNC, 0644));
+	close(open(tpath("shared"), O_CREAT | O_WRONLY | O_TRUNC, 0644));
 	for (i = 0; i < NWRITERS + NAPPENDERS; i++) {
 		pids[i] = fork();
 		if (pids[i] == 0 && i < NWRITERS) {
-			fd = open(path("own%d", i), O_CREAT | O_WRONLY |
+			fd = open(tpath("own%d", i), O_CREAT | O_WRONLY |
 			    O_TRUNC, 0644);
 			_exit(write_pattern(fd, 0, OWNSIZE, 10 + i) != 0);
 		}
@@ -383,7 +377,7 @@ test_concurrent(long bsize)
 	    "%d did", clean);
 	/* Check everything before removing anything: see the top. */
 	for (i = 0; i < NWRITERS; i++) {
-		fd = open(path("own%d", i), O_RDONLY);
+		fd = open(tpath("own%d", i), O_RDONLY);
 		fstat(fd, &st);
 		bad = verify(fd, 0, OWNSIZE, 10 + i);
 		if (st.st_size == OWNSIZE && bad == -1)
@@ -395,7 +389,7 @@ test_concurrent(long bsize)
 	}
 	check(good == NWRITERS, "each writer's file holds exactly its data",
 	    "%d of %d good; %s", good, NWRITERS, why);
-	fd = open(path("shared"), O_RDONLY);
+	fd = open(tpath("shared"), O_RDONLY);
 	fstat(fd, &st);
 	check(st.st_size == NAPPENDERS * NRECORDS * RECLEN, "O_APPEND: the "
 	    "shared file's size is exact", "%ld, want %d", (long)st.st_size,
@@ -405,8 +399,8 @@ test_concurrent(long bsize)
 	    "lost, torn or out of order", "%d records, %d bad", n, torn);
 	close(fd);
 	for (i = 0; i < NWRITERS; i++)
-		unlink(path("own%d", i));
-	unlink(path("shared"));
+		unlink(tpath("own%d", i));
+	unlink(tpath("shared"));
 }
 
 /* Fill the file system through four files until ENOSPC. */
@@ -417,12 +411,10 @@ test_enospc(long bsize)
 	long long total = 0, written[4] = { 0 };
 	int fds[4], i, n = 0, err = 0, intact = 1;
 
-	(void)bsize;
-
 	sync();
-	statfs(dir, &before);
+	statfs(check_dir, &before);
 	for (i = 0; i < 4; i++)
-		fds[i] = open(path("fill%d", i), O_CREAT | O_RDWR | O_TRUNC,
+		fds[i] = open(tpath("fill%d", i), O_CREAT | O_RDWR | O_TRUNC,
 		    0644);
 	for (i = 0; err == 0; i = (i + 1) % 4) {
 		fill((unsigned char *)buf, written[i], 16384, 20 + i);
@@ -448,15 +440,15 @@ test_enospc(long bsize)
 	    "a file differs");
 	/* Nothing left for users: what is free is the layout's reserve
 	 * (FFS's minfree, LFS's segments for the cleaner). */
-	statfs(dir, &full);
+	statfs(check_dir, &full);
 	check(full.f_bavail < before.f_bfree / 20, "statfs says full",
 	    "%ld of %ld available", full.f_bavail, before.f_bfree);
 	for (i = 0; i < 4; i++) {
 		close(fds[i]);
-		unlink(path("fill%d", i));
+		unlink(tpath("fill%d", i));
 	}
 	sync();
-	statfs(dir, &after);
+	statfs(check_dir, &after);
 	check(after.f_bfree == before.f_bfree, "removing the files gives every "
 	    "block back", "%ld free before, %ld after", before.f_bfree,
 	    after.f_bfree);
@@ -492,7 +484,7 @@ main(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "d:nt:")) != -1) {
 		if (c == 'd')
-			strncpy(dir, optarg, sizeof(dir) - 1);
+			strncpy(check_dir, optarg, sizeof(check_dir) - 1);
 		else if (c == 'n')
 			only = "enospc";
 		else if (c == 't')
@@ -507,7 +499,7 @@ main(int argc, char **argv)
 		usage();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	check_prog = "fstests";
-	snprintf(buf, sizeof(buf), "%s/fstests.d", dir);
+	snprintf(buf, sizeof(buf), "%s/fstests.d", check_dir);
 	if (mkdir(buf, 0755) < 0 || statfs(buf, &sfs) < 0) {
 		fprintf(stderr, "fstests: %s: %s\n", buf, strerror(errno));
 		return 1;
@@ -516,7 +508,7 @@ main(int argc, char **argv)
 		if (only ? strcmp(only, tests[i].name) == 0 :
 		    strcmp(tests[i].name, "enospc") != 0)
 			tests[i].fn(sfs.f_iosize);
-	snprintf(buf, sizeof(buf), "%s/fstests.d", dir);
+	snprintf(buf, sizeof(buf), "%s/fstests.d", check_dir);
 	check(rmdir(buf) == 0, "everything removed", "rmdir: errno %d", errno);
 	return check_done();
 }

@@ -26,13 +26,11 @@
 #define NRECORDS	250	/* records per appender */
 #define RECLEN		100
 
-extern char dir[256];			/* -d: where the tests work */
 /* Data buffers, off the stack: see badptrs. */
 extern char buf[64 * 1024], buf2[64 * 1024];
 
 #include "tests/lib/check.h"
 
-char	*path(const char *fmt, ...);
 unsigned char pattern(off_t off, int seed);
 void	fill(unsigned char *p, off_t off, int n, int seed);
 int	write_pattern(int fd, off_t off, off_t len, int seed);

@@ -5,24 +5,7 @@
  */
 #include "fstests.h"
 
-char dir[256] = "/tmp";
 char buf[64 * 1024], buf2[64 * 1024];
-
-char *
-path(const char *fmt, ...)
-{
-	static char names[4][512];
-	static int n;
-	char tail[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(tail, sizeof(tail), fmt, ap);
-	va_end(ap);
-	n = (n + 1) % 4;
-	snprintf(names[n], sizeof(names[n]), "%s/fstests.d/%s", dir, tail);
-	return names[n];
-}
 
 unsigned char
 pattern(off_t off, int seed)
@@ -89,7 +72,7 @@ freeblocks(void)
 	struct statfs sfs;
 
 	sync();
-	return statfs(dir, &sfs) == 0 ? sfs.f_bfree : -1;
+	return statfs(check_dir, &sfs) == 0 ? sfs.f_bfree : -1;
 }
 
 /* stat(name), all zeros if it fails. */

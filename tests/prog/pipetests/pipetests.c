@@ -450,7 +450,6 @@ test_atomic(void)
 int
 main(int argc, char **argv)
 {
-	(void)argv;
 	if (argc != 1) {
 		fprintf(stderr, "usage: pipetests\n");
 		return 64;

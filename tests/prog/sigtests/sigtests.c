@@ -95,14 +95,12 @@ static volatile sigset_t mask_in_handler;
 static void
 onusr1(int sig)
 {
-	(void)sig;
 	usr1++;
 }
 
 static void
 onusr2(int sig)
 {
-	(void)sig;
 	usr2++;
 }
 
@@ -110,7 +108,6 @@ onusr2(int sig)
 static void
 onusr1_masked(int sig)
 {
-	(void)sig;
 	usr1++;
 	mask_in_handler = curmask();
 	kill(getpid(), SIGUSR2);
@@ -342,12 +339,12 @@ onsegv_jump(int sig, unsigned code)
 static int
 segv_twice(void)
 {
-	volatile int i, v = 0;
+	volatile int i;
 
 	catch(SIGSEGV, (void (*)(int))onsegv_jump, 0, 0);
 	for (i = 0; i < 2; i++) {
 		if (setjmp(segv_env) == 0) {
-			v = *(volatile int *)UNMAPPED;
+			(void)*(volatile int *)UNMAPPED;	/* faults */
 			return 10 + i;			/* no fault */
 		}
 		if (segv_sig != SIGSEGV)
@@ -355,7 +352,6 @@ segv_twice(void)
 		if (segv_code != UNMAPPED)
 			return 21;
 	}
-	(void)v;
 	return 0;
 }
 

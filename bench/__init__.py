@@ -1,0 +1,12 @@
+"""make bench (python3 -m qemu bench): every benchmark driver in this
+folder, one after another, in the order of DRIVERS.
+
+Each driver boots its own guest, prints its report and writes it (and its
+plots) under build/bench/; one runs alone as python3 -m bench.NAME from
+the top of the tree.  The drive profile is --profile, else $DISK (the
+Makefile's variable: make bench DISK=rz55), else hp97560.  Benchmarks
+report; they never fail on a figure, only when a driver itself breaks.
+"""
+PY = "/usr/bin/python3"     # Debian's: it has matplotlib
+DRIVERS = ("raw_disk", "fs_bandwidth", "small_files", "recovery", "andrew", "bigfile",
+           "txn", "tpcb")

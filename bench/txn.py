@@ -1,0 +1,193 @@
+"""Kernel transactions (thesis 5.2): throughput and commit latency by the number
+of processes, with group commit on and off, and what the transaction code costs
+programs that do not use it.
+
+    python3 -m bench.txn [--profile hp97560] [--txns 100] [--sweep] [--out build/bench]
+
+Throughput: an LFS on the first 48 MB of the timed scratch disk, a protected
+file of 16 x 64 pages, and bin/txnbench with 1, 2, 4, 8 and 16 processes, each
+committing --txns transactions that read and rewrite one page of its own region
+(so processes meet only at commit).  Group commit "on" is the kernel's defaults
+(txn_gcwait, txn_gcmin), "off" is txn_gcwait=0 txn_gcmin=1: no committer waits
+for company, though those that come while a group is being written still form
+the next one.  txnstat gives the mean group size.  --sweep also tries other
+txn_gcwait and txn_gcmin values at 1, 4 and 16 processes: how the defaults
+were chosen.
+
+No cost to others (thesis 5.3: 1-2%): bin/smallfiles (create, read and delete
+of 2,000 1 KB files) and a 16 MB sequential write and read on LFS, three runs
+each, on build/kernel and on build/kernel-notxn, the same kernel built with
+-DNOTXN (lfs/lfs_notxn.c).
+
+Writes build/bench/txn.txt and build/bench/txn.png.  Nothing is asserted.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench.raw_disk import CMD_TIMEOUT, TOP, pyplot
+from qemu import drivemodel
+from tests.guest import BUILD, Guest
+
+FS = "newfs_lfs -S 98304 /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt"
+FILE = "/mnt/db"
+PROCS = (1, 2, 4, 8, 16)
+GC_OFF = "txn_gcwait=0 txn_gcmin=1"
+SWEEP = [(w, m) for w in (0, 5, 10, 20, 40) for m in (2, 4, 8)]
+LINE = re.compile(r"txnbench procs (\d+) txns (\d+) usecs (\d+) per_sec (\d+) "
+                  r"latency_us (\d+)")
+GROUPS = re.compile(r"group commits (\d+) of (\d+) transactions")
+
+
+def protected_file(g: Guest) -> None:
+    g.ok(FS, timeout=CMD_TIMEOUT)
+    g.ok(f"dd if=/dev/zero of={FILE} bs=64k count={16 * 64 * 4096 // 65536}"
+         f" 2>/dev/null && sync && chflags txn {FILE}", timeout=CMD_TIMEOUT)
+
+
+def run(g: Guest, procs: int, txns: int) -> tuple[float, float, float]:
+    """(transactions per second, mean commit latency in ms, mean group size)"""
+    g.ok("txnstat -z > /dev/null")
+    out = g.ok(f"txnbench -p {procs} -n {txns} {FILE}", timeout=CMD_TIMEOUT * 4)
+    m = LINE.search(out)
+    if m is None:
+        raise RuntimeError(f"txnbench -p {procs}: {out}")
+    st = GROUPS.search(g.ok("txnstat"))
+    groups, members = (int(st.group(1)), int(st.group(2))) if st else (0, 0)
+    return int(m.group(4)), int(m.group(5)) / 1000, members / max(groups, 1)
+
+
+def throughput(profile: str, txns: int, kargs: str, procs=PROCS) -> dict:
+    res = {}
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        with Guest(Path(tmp), profile=profile, kargs=kargs) as g:
+            protected_file(g)
+            for p in procs:
+                res[p] = run(g, p, txns)
+                print(f"  [{kargs or 'defaults'}] {p:2d} processes: "
+                      f"{res[p][0]:6.1f} txn/s, commit {res[p][1]:7.2f} ms, "
+                      f"group {res[p][2]:.2f}", flush=True)
+            g.halt()
+    return res
+
+
+NOCOST = [("create", "smallfiles -n 2000 create /mnt"),
+          ("read", "umount /mnt && mount -n -t lfs /dev/sd1a /mnt && "
+                   "smallfiles -n 2000 read /mnt"),
+          ("delete", "smallfiles -n 2000 delete /mnt"),
+          ("bigwrite", "rawbench -b 65536 -t 16777216 fwrite /mnt/big"),
+          ("bigread", "umount /mnt && mount -n -t lfs /dev/sd1a /mnt && "
+                      "rawbench -b 65536 fread /mnt/big")]
+USECS = re.compile(r"usecs[ =](\d+)")
+
+
+def nocost_run(profile: str, kernel: Path, res: dict[str, list[float]]) -> None:
+    """One boot of kernel: the seconds of each workload, added to res."""
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        with Guest(Path(tmp), profile=profile, kernel=kernel) as g:
+            g.ok(FS, timeout=CMD_TIMEOUT)
+            for name, cmd in NOCOST:
+                out = g.ok(cmd, timeout=CMD_TIMEOUT * 4)
+                m = USECS.search(out)
+                if m is None:
+                    raise RuntimeError(f"{name}: {out}")
+                res.setdefault(name, []).append(int(m.group(1)) / 1e6)
+            g.halt()
+
+
+def nocost(profile: str, runs: int = 3) -> dict[str, dict[str, list[float]]]:
+    """Each workload's seconds per run, with the transaction code and
+    without; the boots alternate, so a machine that slows down or speeds
+    up meanwhile weighs on both alike."""
+    cost: dict[str, dict[str, list[float]]] = {"with": {}, "without": {}}
+    for _ in range(runs):
+        nocost_run(profile, BUILD / "kernel", cost["with"])
+        nocost_run(profile, BUILD / "kernel-notxn", cost["without"])
+    return cost
+
+
+def table(on: dict, off: dict, sweep: dict, cost: dict, profile: str,
+          txns: int) -> str:
+    prof = drivemodel.get_profile(profile)
+    lines = [f"Kernel transactions (thesis 5.2), profile {profile}: "
+             f"{prof.description}",
+             f"LFS on 48 MB; each process commits {txns} transactions of one page "
+             "read and rewritten in its own region.", "",
+             f"{'procs':>5} | {'on: txn/s':>9} {'commit ms':>9} {'group':>5} | "
+             f"{'off: txn/s':>10} {'commit ms':>9} {'group':>5} | on/off"]
+    for p in on:
+        a, b = on[p], off[p]
+        lines.append(f"{p:5d} | {a[0]:9.1f} {a[1]:9.2f} {a[2]:5.2f} | "
+                     f"{b[0]:10.1f} {b[1]:9.2f} {b[2]:5.2f} | {a[0] / b[0]:5.2f}x")
+    if sweep:
+        lines += ["", "Group commit knobs (txn/s at 1, 4 and 16 processes):",
+                  f"{'gcwait ms':>9} {'gcmin':>5} {'1':>7} {'4':>7} {'16':>7}"]
+        for (w, m), r in sorted(sweep.items()):
+            lines.append(f"{w:9d} {m:5d} {r[1][0]:7.1f} {r[4][0]:7.1f} "
+                         f"{r[16][0]:7.1f}")
+    if cost:
+        lines += ["", "No cost to programs that use no transactions (seconds, "
+                  "mean and s.d. of 3 alternating boots; thesis: within 1-2%):",
+                  f"{'workload':>9} {'with txn':>15} {'without':>15} {'ratio':>7}"]
+        for name, _ in NOCOST:
+            w, wo = cost["with"][name], cost["without"][name]
+            lines.append(f"{name:>9} {statistics.mean(w):8.3f} "
+                         f"({statistics.pstdev(w):4.2f}) {statistics.mean(wo):8.3f} "
+                         f"({statistics.pstdev(wo):4.2f}) "
+                         f"{statistics.mean(w) / statistics.mean(wo):7.3f}")
+    return "\n".join(lines)
+
+
+def plot(on: dict, off: dict, path: Path) -> None:
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.plot(list(on), [on[p][0] for p in on], "o-", label="group commit on")
+    ax.plot(list(off), [off[p][0] for p in off], "s--", label="group commit off")
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("processes")
+    ax.set_ylabel("transactions per second")
+    ax.set_title("Kernel transactions on BSD-LFS")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
+    ap.add_argument("--txns", type=int, default=100)
+    ap.add_argument("--sweep", action="store_true",
+                    help="also try the group-commit knobs (about 20 minutes)")
+    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
+    args = ap.parse_args(argv)
+    start = time.monotonic()
+    on = throughput(args.profile, args.txns, "")
+    off = throughput(args.profile, args.txns, GC_OFF)
+    sweep = {}
+    if args.sweep:
+        for w, m in SWEEP:
+            sweep[w, m] = throughput(args.profile, args.txns,
+                                     f"txn_gcwait={w} txn_gcmin={m}", (1, 4, 16))
+    subprocess.run(["make", "-s", "build/kernel-notxn"], cwd=TOP, check=True)
+    cost = nocost(args.profile)
+    report = table(on, off, sweep, cost, args.profile, args.txns)
+    footer = f"benchmark took {time.monotonic() - start:.0f} s"
+    print("\n" + report + "\n", flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    txt, png = args.out / "txn.txt", args.out / "txn.png"
+    txt.write_text(report + "\n\n" + footer + "\n")
+    plot(on, off, png)
+    print(f"{footer}\nwrote {txt} and {png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

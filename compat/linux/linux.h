@@ -1,0 +1,169 @@
+/*
+ * Linux binary compatibility for static i386 ELF programs, in the manner
+ * of NetBSD's compat_linux.
+ *
+ * A program is a Linux one when its ELF file says so (linux_exec.c): a
+ * "GNU" ABI-tag note naming the Linux OS, or the GNU/Linux OSABI byte.
+ * exec gives its process p_emul = EMUL_LINUX and a Linux initial stack
+ * (argc, argv, envp and the auxiliary vector glibc reads); the system
+ * call trap then goes to linux_syscall() (linux_syscall.c), which takes
+ * the arguments from the registers as Linux does, runs the call through
+ * our own kernel functions, and returns a value or -errno in %eax.
+ * Translations of flags, errno values and structures are pure functions
+ * in linux_xlate.c, which the host tests compile too.
+ *
+ * What the kernel keeps per Linux process is in struct proc (kern/proc.h):
+ * the TLS segment descriptor that set_thread_area installs in GDT slot
+ * GUTLS_SEL (loaded by the scheduler for the running process), and the
+ * low end of the anonymous mmap area, which grows down from the bottom of
+ * the stack's reserve towards the break.
+ */
+#ifndef _COMPAT_LINUX_LINUX_H_
+#define _COMPAT_LINUX_LINUX_H_
+
+#include <sys/types.h>
+
+struct proc;
+struct trapframe;
+struct vnode;
+struct stat;
+
+/* p_emul: which system-call table a process uses */
+#define EMUL_NATIVE	0
+#define EMUL_LINUX	1
+
+/* ELF identification */
+#define LINUX_ELFOSABI		3	/* EI_OSABI of GNU/Linux */
+#define LINUX_NT_GNU_ABI_TAG	1	/* note type, name "GNU" */
+#define LINUX_ABI_OS_LINUX	0	/* first word of that note's data */
+
+/* Auxiliary vector entries (Linux <elf.h>) */
+#define LINUX_AT_NULL		0
+#define LINUX_AT_PHDR		3
+#define LINUX_AT_PHENT		4
+#define LINUX_AT_PHNUM		5
+#define LINUX_AT_PAGESZ		6
+#define LINUX_AT_BASE		7
+#define LINUX_AT_FLAGS		8
+#define LINUX_AT_ENTRY		9
+#define LINUX_AT_UID		11
+#define LINUX_AT_EUID		12
+#define LINUX_AT_GID		13
+#define LINUX_AT_EGID		14
+#define LINUX_AT_PLATFORM	15
+#define LINUX_AT_HWCAP		16
+#define LINUX_AT_CLKTCK		17
+#define LINUX_AT_SECURE		23
+#define LINUX_AT_RANDOM		25
+#define LINUX_AT_EXECFN		31
+#define LINUX_AUXV_WORDS	(2 * 16)	/* room for the vector */
+#define LINUX_RANDOM_BYTES	16		/* AT_RANDOM's data */
+
+/* The program image facts the auxiliary vector needs. */
+struct linux_image {
+	u_int32_t entry;		/* e_entry */
+	u_int32_t phdr;			/* address of the program headers */
+	u_int32_t phnum;
+};
+
+/* Open flags (i386 Linux, octal as in <asm-generic/fcntl.h>) */
+#define LINUX_O_ACCMODE		00000003
+#define LINUX_O_CREAT		00000100
+#define LINUX_O_EXCL		00000200
+#define LINUX_O_NOCTTY		00000400
+#define LINUX_O_TRUNC		00001000
+#define LINUX_O_APPEND		00002000
+#define LINUX_O_NONBLOCK	00004000
+#define LINUX_O_DSYNC		00010000
+#define LINUX_O_LARGEFILE	00100000
+#define LINUX_O_DIRECTORY	00200000
+#define LINUX_O_NOFOLLOW	00400000
+#define LINUX_O_CLOEXEC		02000000
+#define LINUX_O_SYNC		04010000
+
+#define LINUX_AT_FDCWD		(-100)
+#define LINUX_AT_SYMLINK_NOFOLLOW 0x100
+#define LINUX_AT_EMPTY_PATH	0x1000
+
+/* struct stat64 of i386 Linux: 96 bytes (4-byte aligned long longs) */
+struct linux_stat64 {
+	u_int64_t lst_dev;
+	u_int32_t lst_pad0;
+	u_int32_t lst_ino32;
+	u_int32_t lst_mode;
+	u_int32_t lst_nlink;
+	u_int32_t lst_uid;
+	u_int32_t lst_gid;
+	u_int64_t lst_rdev;
+	u_int32_t lst_pad3;
+	int64_t	  lst_size;
+	u_int32_t lst_blksize;
+	u_int64_t lst_blocks;
+	u_int32_t lst_atime, lst_atime_nsec;
+	u_int32_t lst_mtime, lst_mtime_nsec;
+	u_int32_t lst_ctime, lst_ctime_nsec;
+	u_int64_t lst_ino;
+} __attribute__((packed, aligned(4)));
+
+struct linux_statx_timestamp {
+	int64_t	  tv_sec;
+	u_int32_t tv_nsec;
+	int32_t	  reserved;
+};
+
+/* struct statx: 256 bytes, the same on every architecture */
+struct linux_statx {
+	u_int32_t stx_mask;
+	u_int32_t stx_blksize;
+	u_int64_t stx_attributes;
+	u_int32_t stx_nlink;
+	u_int32_t stx_uid;
+	u_int32_t stx_gid;
+	u_int16_t stx_mode;
+	u_int16_t stx_spare0;
+	u_int64_t stx_ino;
+	u_int64_t stx_size;
+	u_int64_t stx_blocks;
+	u_int64_t stx_attributes_mask;
+	struct linux_statx_timestamp stx_atime, stx_btime, stx_ctime, stx_mtime;
+	u_int32_t stx_rdev_major, stx_rdev_minor;
+	u_int32_t stx_dev_major, stx_dev_minor;
+	u_int64_t stx_mnt_id;
+	u_int64_t stx_spare2;
+	u_int64_t stx_spare3[12];
+} __attribute__((aligned(8)));
+
+#define LINUX_STATX_BASIC_STATS	0x000007ff	/* type .. blocks */
+
+/* struct user_desc of set_thread_area(2) */
+struct linux_user_desc {
+	u_int32_t entry_number;
+	u_int32_t base_addr;
+	u_int32_t limit;
+	u_int32_t flags;	/* seg_32bit:1 contents:2 read_exec_only:1
+				   limit_in_pages:1 seg_not_present:1 useable:1 */
+};
+
+/* linux_xlate.c: pure translations (kernel and host tests) */
+int	linux_errno(int bsd_errno);
+int	linux_to_bsd_oflags(int lflags);
+int	bsd_to_linux_oflags(int bflags);
+void	linux_stat64_from(const struct stat *, struct linux_stat64 *);
+void	linux_statx_from(const struct stat *, struct linux_statx *);
+int	linux_tls_descriptor(const struct linux_user_desc *, u_int32_t desc[2]);
+int	linux_note_is_linux(const unsigned char *notes, u_int32_t len);
+
+/* linux_exec.c */
+int	linux_elf_probe(struct vnode *vp, const void *ehdr);
+int	linux_auxv(const struct linux_image *, u_int32_t randomva,
+	    u_int32_t execfnva, u_int32_t *auxv);
+void	linux_exec_reset(struct proc *);
+
+/* linux_misc.c */
+void	linux_random(void *, u_int32_t len);
+
+/* linux_syscall.c */
+void	linux_syscall(struct proc *, struct trapframe *);
+extern u_int32_t linux_nosys_count[];	/* unsupported calls, by number */
+
+#endif

@@ -1,0 +1,327 @@
+/*
+ * Linux's file, descriptor and process calls, run as our own: each
+ * builds our argument structure (kern/syscallargs.h) from Linux's
+ * registers and calls sysent[SYS_*], translating flags on the way in and
+ * structures on the way out.  Paths are relative to the current
+ * directory: the *at calls accept AT_FDCWD or an absolute path, and say
+ * EOPNOTSUPP to a directory descriptor.
+ */
+#include "kern/systm.h"
+#include "kern/proc.h"
+#include "kern/file.h"
+#include "kern/vnode.h"
+#include "kern/namei.h"
+#include "kern/malloc.h"
+#include "kern/uio.h"
+#include "kern/syscallargs.h"
+#include "compat/linux/linux.h"
+#include "compat/linux/linux_syscall.h"
+#include <sys/syscall.h>
+#include <sys/fcntl.h>
+#include <sys/stat.h>
+
+int	vn_stat(struct vnode *, struct stat *);
+
+#define PTR(i)	((void *)args[i])
+#define INT(i)	((int)args[i])
+
+#define LINUX_F_DUPFD_CLOEXEC	1030
+#define LINUX_TCGETS		0x5401
+
+/* The simple ones: the same arguments in the same order. */
+#define PASS(lname, code, type)						\
+int									\
+lname(struct proc *p, const u_int32_t *args, int *rval)			\
+{									\
+	type a;								\
+									\
+	memcpy(&a, args, sizeof(a));					\
+	return linux_bsdcall(p, code, &a, rval);			\
+}
+PASS(linux_sys_fork, SYS_fork, struct exit_args)	/* no arguments */
+PASS(linux_sys_read, SYS_read, struct read_args)
+PASS(linux_sys_write, SYS_write, struct write_args)
+PASS(linux_sys_close, SYS_close, struct close_args)
+PASS(linux_sys_link, SYS_link, struct link_args)
+PASS(linux_sys_unlink, SYS_unlink, struct unlink_args)
+PASS(linux_sys_execve, SYS_execve, struct execve_args)
+PASS(linux_sys_chdir, SYS_chdir, struct chdir_args)
+PASS(linux_sys_chmod, SYS_chmod, struct chmod_args)
+PASS(linux_sys_getpid, SYS_getpid, struct exit_args)
+PASS(linux_sys_getppid, SYS_getppid, struct exit_args)
+PASS(linux_sys_getuid, SYS_getuid, struct exit_args)
+PASS(linux_sys_geteuid, SYS_geteuid, struct exit_args)
+PASS(linux_sys_getgid, SYS_getgid, struct exit_args)
+PASS(linux_sys_getegid, SYS_getegid, struct exit_args)
+PASS(linux_sys_access, SYS_access, struct access_args)
+PASS(linux_sys_kill, SYS_kill, struct kill_args)
+PASS(linux_sys_rename, SYS_rename, struct rename_args)
+PASS(linux_sys_mkdir, SYS_mkdir, struct mkdir_args)
+PASS(linux_sys_rmdir, SYS_rmdir, struct rmdir_args)
+PASS(linux_sys_dup, SYS_dup, struct dup_args)
+PASS(linux_sys_dup2, SYS_dup2, struct dup2_args)
+PASS(linux_sys_umask, SYS_umask, struct umask_args)
+PASS(linux_sys_symlink, SYS_symlink, struct symlink_args)
+PASS(linux_sys_readlink, SYS_readlink, struct readlink_args)
+PASS(linux_sys_fsync, SYS_fsync, struct fsync_args)
+PASS(linux_sys_wait4, SYS_wait4, struct wait4_args)	/* same status and rusage */
+PASS(linux_sys_gettimeofday, SYS_gettimeofday, struct gettimeofday_args)
+
+int
+linux_sys_waitpid(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct wait4_args a = { INT(0), PTR(1), INT(2), NULL };
+
+	return linux_bsdcall(p, SYS_wait4, &a, rval);
+}
+
+/* Is a user path relative?  (The *at calls only know AT_FDCWD for those.) */
+static int
+at_check(int dirfd, const char *path)
+{
+	char c;
+	int error;
+
+	if (dirfd == LINUX_AT_FDCWD)
+		return 0;
+	if ((error = copyin(path, &c, 1)) != 0)
+		return error;
+	return c == '/' ? 0 : EOPNOTSUPP;
+}
+
+static int
+do_open(struct proc *p, const char *path, int lflags, int mode, int *rval)
+{
+	struct open_args a = { path, linux_to_bsd_oflags(lflags), mode };
+	int error;
+
+	if ((error = linux_bsdcall(p, SYS_open, &a, rval)) != 0)
+		return error;
+	if (lflags & LINUX_O_CLOEXEC)
+		p->p_fdflags[rval[0]] |= FD_CLOEXEC;
+	return 0;
+}
+
+int
+linux_sys_open(struct proc *p, const u_int32_t *args, int *rval)
+{
+	return do_open(p, PTR(0), INT(1), INT(2), rval);
+}
+
+int
+linux_sys_openat(struct proc *p, const u_int32_t *args, int *rval)
+{
+	int error = at_check(INT(0), PTR(1));
+
+	return error ? error : do_open(p, PTR(1), INT(2), INT(3), rval);
+}
+
+int
+linux_sys_lseek(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct lseek_args a = { INT(0), 0, (int32_t)args[1], INT(2) };
+
+	return linux_bsdcall(p, SYS_lseek, &a, rval);
+}
+
+/* _llseek(fd, offset_high, offset_low, loff_t *result, whence) */
+int
+linux_sys_llseek(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct lseek_args a = { INT(0), 0,
+	    (off_t)((u_int64_t)args[1] << 32 | args[2]), INT(4) };
+	int64_t result;
+	int error;
+
+	if ((error = linux_bsdcall(p, SYS_lseek, &a, rval)) != 0)
+		return error;
+	result = (u_int32_t)rval[0] | (int64_t)rval[1] << 32;
+	rval[0] = 0;
+	return copyout(&result, PTR(3), sizeof(result));
+}
+
+int
+linux_sys_pipe(struct proc *p, const u_int32_t *args, int *rval)
+{
+	int error, fds[2];
+
+	if ((error = linux_bsdcall(p, SYS_pipe, NULL, rval)) != 0)
+		return error;
+	fds[0] = rval[0];
+	fds[1] = rval[1];
+	rval[0] = 0;
+	return copyout(fds, PTR(0), sizeof(fds));
+}
+
+/* writev: one write per element, stopping at a short one. */
+int
+linux_sys_writev(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct { u_int32_t base, len; } iov;
+	struct write_args a;
+	int i, error, total = 0;
+
+	if (INT(2) < 0 || INT(2) > 1024)
+		return EINVAL;
+	for (i = 0; i < INT(2); i++) {
+		if ((error = copyin((char *)PTR(1) + i * sizeof(iov), &iov,
+		    sizeof(iov))) != 0)
+			return total ? 0 : error;
+		a.fd = INT(0);
+		a.buf = (void *)iov.base;
+		a.nbyte = iov.len;
+		if ((error = linux_bsdcall(p, SYS_write, &a, rval)) != 0) {
+			rval[0] = total;
+			return total ? 0 : error;
+		}
+		total += rval[0];
+		if ((u_int32_t)rval[0] < iov.len)
+			break;
+	}
+	rval[0] = total;
+	return 0;
+}
+
+/* No terminal control for Linux programs: every ioctl says ENOTTY (isatty() is false). */
+int
+linux_sys_ioctl(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct file *fp;
+	int error;
+
+	(void)rval;
+	if ((error = getfile(p, INT(0), &fp)) != 0)
+		return error;
+	return ENOTTY;
+}
+
+int
+linux_sys_fcntl64(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct fcntl_args a = { INT(0), INT(1), INT(2) };
+	int error;
+
+	switch (a.cmd) {
+	case F_DUPFD:
+	case F_GETFD:
+	case F_SETFD:
+		return linux_bsdcall(p, SYS_fcntl, &a, rval);
+	case LINUX_F_DUPFD_CLOEXEC:
+		a.cmd = F_DUPFD;
+		if ((error = linux_bsdcall(p, SYS_fcntl, &a, rval)) == 0)
+			p->p_fdflags[rval[0]] |= FD_CLOEXEC;
+		return error;
+	case F_GETFL:
+		if ((error = linux_bsdcall(p, SYS_fcntl, &a, rval)) == 0)
+			rval[0] = bsd_to_linux_oflags(rval[0]);
+		return error;
+	case F_SETFL:
+		a.arg = linux_to_bsd_oflags(a.arg);
+		return linux_bsdcall(p, SYS_fcntl, &a, rval);
+	default:			/* record locks and the rest */
+		return EINVAL;
+	}
+}
+
+/* Our struct stat of a path (follow: symbolic links) or a descriptor. */
+static int
+stat_path(const char *path, int follow, struct stat *sb)
+{
+	struct nameidata *nd = malloc(sizeof(*nd), M_WAITOK);
+	int error;
+
+	NDINIT(nd, LOOKUP, follow ? FOLLOW : NOFOLLOW, UIO_USERSPACE, path);
+	if ((error = namei(nd)) == 0) {
+		error = vn_stat(nd->ni_vp, sb);
+		vrele(nd->ni_vp);
+	}
+	free(nd);
+	return error;
+}
+
+static int
+stat_fd(struct proc *p, int fd, struct stat *sb)
+{
+	struct file *fp;
+	int error;
+
+	if ((error = getfile(p, fd, &fp)) != 0)
+		return error;
+	memset(sb, 0, sizeof(*sb));
+	return fp->f_ops->fo_stat(fp, sb);
+}
+
+static int
+out_stat64(const struct stat *sb, void *uaddr)
+{
+	struct linux_stat64 ls;
+
+	linux_stat64_from(sb, &ls);
+	return copyout(&ls, uaddr, sizeof(ls));
+}
+
+int
+linux_sys_stat64(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct stat sb;
+	int error;
+
+	(void)p, (void)rval;
+	if ((error = stat_path(PTR(0), 1, &sb)) != 0)
+		return error;
+	return out_stat64(&sb, PTR(1));
+}
+
+int
+linux_sys_lstat64(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct stat sb;
+	int error;
+
+	(void)p, (void)rval;
+	if ((error = stat_path(PTR(0), 0, &sb)) != 0)
+		return error;
+	return out_stat64(&sb, PTR(1));
+}
+
+int
+linux_sys_fstat64(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct stat sb;
+	int error;
+
+	(void)rval;
+	if ((error = stat_fd(p, INT(0), &sb)) != 0)
+		return error;
+	return out_stat64(&sb, PTR(1));
+}
+
+/*
+ * statx(dirfd, path, flags, mask, buf): glibc's stat, lstat and fstat
+ * all come here (fstat as an empty path with AT_EMPTY_PATH).  Every
+ * basic field is filled whatever the mask asks.
+ */
+int
+linux_sys_statx(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct linux_statx *sx;
+	struct stat sb;
+	char c;
+	int error;
+
+	(void)rval;
+	if ((error = copyin(PTR(1), &c, 1)) != 0)
+		return error;
+	if (c == '\0' && (INT(2) & LINUX_AT_EMPTY_PATH))
+		error = stat_fd(p, INT(0), &sb);
+	else if ((error = at_check(INT(0), PTR(1))) == 0)
+		error = stat_path(PTR(1), !(INT(2) & LINUX_AT_SYMLINK_NOFOLLOW),
+		    &sb);
+	if (error)
+		return error;
+	sx = malloc(sizeof(*sx), M_WAITOK);
+	linux_statx_from(&sb, sx);
+	error = copyout(sx, PTR(4), sizeof(*sx));
+	free(sx);
+	return error;
+}

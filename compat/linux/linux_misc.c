@@ -1,0 +1,296 @@
+/*
+ * Linux's memory, thread and start-up calls: what glibc's static
+ * start-up and malloc ask of the kernel.
+ *
+ * Memory.  The break is ours (brk), with Linux's convention: it returns
+ * the new break, or the old one when it cannot move.  mmap2 gives only
+ * anonymous private memory, from an area that grows down from the bottom
+ * of the stack's reserve (USRSTACK - MAXSSIZ) towards the break;
+ * munmap frees the pages, and a hole at the bottom of the area is given
+ * back to it.  The pages are all writable: mprotect says yes and changes
+ * nothing (a teaching shortcut: glibc only uses it to make its relocated
+ * data read-only).
+ *
+ * Threads.  A process is one thread.  set_thread_area puts the thread
+ * pointer's segment in GDT slot GUTLS_SEL (machdep.c), from where glibc
+ * loads %gs; set_tid_address and set_robust_list only matter when
+ * threads die, and rseq is refused as by a kernel built without it.
+ */
+#include "kern/systm.h"
+#include "kern/proc.h"
+#include "kern/syscallargs.h"
+#include "kern/malloc.h"
+#include "kern/uio.h"
+#include "kern/i386/pmap.h"
+#include "kern/i386/machdep.h"
+#include "kern/i386/asm.h"
+#include "compat/linux/linux.h"
+#include "compat/linux/linux_syscall.h"
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#define PTR(i)	((void *)args[i])
+#define INT(i)	((int)args[i])
+
+#define LINUX_MAP_SHARED	0x01
+#define LINUX_MAP_PRIVATE	0x02
+#define LINUX_MAP_FIXED		0x10
+#define LINUX_MAP_ANONYMOUS	0x20
+
+#define LINUX_RLIMIT_DATA	2
+#define LINUX_RLIMIT_STACK	3
+#define LINUX_RLIMIT_NOFILE	7
+#define LINUX_RLIM_INFINITY	0xffffffffu
+
+#define LINUX_CLOCK_REALTIME	0
+#define LINUX_CLOCK_MONOTONIC	1
+#define LINUX_CLOCK_MONOTONIC_RAW 4
+#define LINUX_CLOCK_REALTIME_COARSE 5	/* glibc's time() asks for this one */
+#define LINUX_CLOCK_MONOTONIC_COARSE 6
+#define LINUX_CLOCK_BOOTTIME	7
+
+#define MMAPTOP	(USRSTACK - MAXSSIZ)	/* the mmap area's top */
+
+int
+linux_sys_exit(struct proc *p, const u_int32_t *args, int *rval)
+{
+	(void)rval;
+	exit1(p, W_EXITCODE(INT(0) & 0xff, 0));
+}
+
+int
+linux_sys_brk(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct break_args a = { PTR(0) };
+
+	if (args[0] >= p->p_brkbase && args[0] <= p->p_mmaplow &&
+	    linux_bsdcall(p, SYS_break, &a, rval) == 0)
+		rval[0] = args[0];
+	else
+		rval[0] = p->p_brk;
+	return 0;
+}
+
+/* mmap2(addr, length, prot, flags, fd, pgoffset): anonymous memory only. */
+int
+linux_sys_mmap2(struct proc *p, const u_int32_t *args, int *rval)
+{
+	u_int32_t len = round_page(args[1]), low, va;
+	int flags = INT(3), error;
+
+	if (!(flags & LINUX_MAP_ANONYMOUS))
+		return ENODEV;		/* no file mappings */
+	if ((flags & (LINUX_MAP_SHARED | LINUX_MAP_FIXED)) || len == 0 ||
+	    len > p->p_mmaplow)
+		return EINVAL;
+	low = p->p_mmaplow - len;
+	if (low < round_page(p->p_brk) + PAGE_SIZE)
+		return ENOMEM;
+	for (va = low; va < p->p_mmaplow; va += PAGE_SIZE)
+		if ((error = pmap_enter(p->p_pmap, va, 1)) != 0) {
+			pmap_remove(p->p_pmap, low, va);
+			return error;
+		}
+	p->p_mmaplow = low;
+	rval[0] = low;
+	return 0;
+}
+
+int
+linux_sys_munmap(struct proc *p, const u_int32_t *args, int *rval)
+{
+	u_int32_t va = args[0], end = va + round_page(args[1]);
+
+	(void)rval;
+	if ((va & (PAGE_SIZE - 1)) || end <= va || va < p->p_mmaplow ||
+	    end > MMAPTOP)
+		return EINVAL;
+	pmap_remove(p->p_pmap, va, end);
+	while (p->p_mmaplow < MMAPTOP &&
+	    pmap_extract(p->p_pmap, p->p_mmaplow) == NULL)
+		p->p_mmaplow += PAGE_SIZE;
+	return 0;
+}
+
+int
+linux_sys_mprotect(struct proc *p, const u_int32_t *args, int *rval)
+{
+	(void)p, (void)args, (void)rval;
+	return 0;
+}
+
+int
+linux_sys_ugetrlimit(struct proc *p, const u_int32_t *args, int *rval)
+{
+	u_int32_t lim[2];
+
+	(void)rval;
+	switch (INT(0)) {
+	case LINUX_RLIMIT_STACK:
+		lim[0] = lim[1] = MAXSSIZ;
+		break;
+	case LINUX_RLIMIT_NOFILE:
+		lim[0] = lim[1] = NOFILE;
+		break;
+	case LINUX_RLIMIT_DATA:
+		lim[0] = lim[1] = MMAPTOP - p->p_brkbase;
+		break;
+	default:
+		lim[0] = lim[1] = LINUX_RLIM_INFINITY;
+	}
+	return copyout(lim, PTR(1), sizeof(lim));
+}
+
+/*
+ * Bytes for AT_RANDOM and getrandom: xorshift64* stirred with the
+ * microsecond clock on each call.  Unpredictable enough for glibc's
+ * stack guard and malloc's tcache keys; not for cryptography.
+ */
+void
+linux_random(void *buf, u_int32_t len)
+{
+	static u_int64_t s = 0x9e3779b97f4a7c15ULL;
+	u_int8_t *b = buf;
+	u_int64_t x;
+
+	s ^= uptime_us();
+	while (len > 0) {
+		s ^= s >> 12;
+		s ^= s << 25;
+		s ^= s >> 27;
+		x = s * 0x2545f4914f6cdd1dULL;
+		for (int i = 0; i < 8 && len > 0; i++, len--)
+			*b++ = x >> (8 * i);
+	}
+}
+
+int
+linux_sys_getrandom(struct proc *p, const u_int32_t *args, int *rval)
+{
+	u_int8_t chunk[64];
+	u_int32_t done, n;
+	int error;
+
+	(void)p;
+	for (done = 0; done < args[1]; done += n) {
+		n = MIN(sizeof(chunk), args[1] - done);
+		linux_random(chunk, n);
+		if ((error = copyout(chunk, (char *)PTR(0) + done, n)) != 0)
+			return error;
+	}
+	rval[0] = args[1];
+	return 0;
+}
+
+int
+linux_sys_set_thread_area(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct linux_user_desc ud;
+	u_int32_t desc[2];
+	int error;
+
+	(void)rval;
+	if ((error = copyin(PTR(0), &ud, sizeof(ud))) != 0)
+		return error;
+	if (ud.entry_number != (u_int32_t)-1 && ud.entry_number != GUTLS_SEL)
+		return EINVAL;
+	if (linux_tls_descriptor(&ud, desc) != 0)
+		return EINVAL;
+	p->p_tls[0] = desc[0];
+	p->p_tls[1] = desc[1];
+	set_user_tls(p->p_tls);		/* glibc loads %gs right after */
+	ud.entry_number = GUTLS_SEL;
+	return copyout(&ud.entry_number, PTR(0), sizeof(ud.entry_number));
+}
+
+int
+linux_sys_set_tid_address(struct proc *p, const u_int32_t *args, int *rval)
+{
+	(void)args;
+	rval[0] = p->p_pid;
+	return 0;
+}
+
+int
+linux_sys_set_robust_list(struct proc *p, const u_int32_t *args, int *rval)
+{
+	(void)p, (void)args, (void)rval;
+	return 0;
+}
+
+int
+linux_sys_rseq(struct proc *p, const u_int32_t *args, int *rval)
+{
+	(void)p, (void)args, (void)rval;
+	return ENOSYS;
+}
+
+int
+linux_sys_time(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct timeval tv;
+	int32_t t;
+	int error;
+
+	(void)p;
+	microtime(&tv);
+	t = tv.tv_sec;
+	if (args[0] && (error = copyout(&t, PTR(0), sizeof(t))) != 0)
+		return error;
+	rval[0] = t;
+	return 0;
+}
+
+static int
+clock_now(int clock, int64_t *sec, int32_t *nsec)
+{
+	struct timeval tv;
+	u_int64_t us;
+
+	switch (clock) {
+	case LINUX_CLOCK_REALTIME:
+	case LINUX_CLOCK_REALTIME_COARSE:
+		microtime(&tv);
+		*sec = tv.tv_sec;
+		*nsec = tv.tv_usec * 1000;
+		return 0;
+	case LINUX_CLOCK_MONOTONIC:
+	case LINUX_CLOCK_MONOTONIC_RAW:
+	case LINUX_CLOCK_MONOTONIC_COARSE:
+	case LINUX_CLOCK_BOOTTIME:
+		us = uptime_us();
+		*sec = us / 1000000;
+		*nsec = (us % 1000000) * 1000;
+		return 0;
+	default:
+		return EINVAL;
+	}
+}
+
+int
+linux_sys_clock_gettime(struct proc *p, const u_int32_t *args, int *rval)
+{
+	int64_t sec;
+	int32_t ts[2];
+	int error;
+
+	(void)p, (void)rval;
+	if ((error = clock_now(INT(0), &sec, &ts[1])) != 0)
+		return error;
+	ts[0] = sec;
+	return copyout(ts, PTR(1), sizeof(ts));
+}
+
+int
+linux_sys_clock_gettime64(struct proc *p, const u_int32_t *args, int *rval)
+{
+	int64_t ts[2];
+	int32_t nsec;
+	int error;
+
+	(void)p, (void)rval;
+	if ((error = clock_now(INT(0), &ts[0], &nsec)) != 0)
+		return error;
+	ts[1] = nsec;
+	return copyout(ts, PTR(1), sizeof(ts));
+}

@@ -1,0 +1,338 @@
+/*
+ * The lock table of kernel transactions (thesis 5.2.1.1, figure 5-4).
+ *
+ * An object is a page of a protected file (its vnode and logical block)
+ * or the file's size (TXN_SIZE), hashed by both.  Each object has the
+ * locks granted on it and the requests waiting for it, in arrival
+ * order; every lock and request is also chained on its transaction, so
+ * commit and abort walk only their own.  Locks are shared (a read) or
+ * exclusive (a write); a holder of a shared lock may upgrade, ahead of
+ * the other waiters.  Locking is strict two-phase: nothing is released
+ * before its transaction ends (txn_unlockall, at commit or abort).
+ *
+ * A request that cannot be granted sleeps if the caller allows it
+ * (TXN_WAIT: the read and write paths ask first, holding no vnode lock,
+ * and only check inside it).  Before it sleeps, the deadlock detector
+ * looks for a cycle in the wait-for graph through the new request: the
+ * requester waits for every other holder its mode conflicts with and
+ * for every conflicting request ahead of it.  If there is a cycle the
+ * requester is the victim (thesis 5.2.3), so a ring of n waiters loses
+ * exactly one; and since every edge is made by a request that begins to
+ * wait, no cycle can form unseen.  txn_detect_all, for the system call,
+ * looks through every waiter anyway.
+ *
+ * An object holds a reference to its file's vnode, so the file (and
+ * the pages its transactions keep dirty) stays in core until the last
+ * lock on it goes.  Nothing here sleeps but the wait itself, so the
+ * table needs no lock of its own on this uniprocessor kernel.
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/malloc.h"
+#include "kern/proc.h"
+#include "ufs/inode.h"
+#include "lfs/lfs_extern.h"
+#include "lfs/lfs_txn.h"
+#include <sys/txn.h>
+
+#define TXN_NHASH	256
+static LIST_HEAD(, txn_obj) txn_hash[TXN_NHASH];
+#define TXNHASH(vp, lbn) \
+	(&txn_hash[(((u_int32_t)(vp) >> 6) + (u_int32_t)(lbn)) & (TXN_NHASH - 1)])
+
+static int txn_markgen;			/* the detector's visit marks */
+
+static struct txn_obj *
+txn_obj_find(struct vnode *vp, daddr_t lbn)
+{
+	struct txn_obj *o;
+
+	LIST_FOREACH(o, TXNHASH(vp, lbn), o_hash)
+		if (o->o_vp == vp && o->o_lbn == lbn)
+			return o;
+	return NULL;
+}
+
+static struct txn_obj *
+txn_obj_get(struct vnode *vp, daddr_t lbn)
+{
+	struct txn_obj *o;
+
+	if ((o = txn_obj_find(vp, lbn)) != NULL)
+		return o;
+	o = malloc(sizeof(*o), M_WAITOK | M_ZERO);
+	o->o_vp = vp;
+	o->o_lbn = lbn;
+	vref(vp);
+	LIST_INIT(&o->o_granted);
+	TAILQ_INIT(&o->o_waiting);
+	LIST_INSERT_HEAD(TXNHASH(vp, lbn), o, o_hash);
+	return o;
+}
+
+/* An object nobody holds or waits for goes, with its vnode reference. */
+static void
+txn_obj_put(struct txn_obj *o)
+{
+	if (!LIST_EMPTY(&o->o_granted) || !TAILQ_EMPTY(&o->o_waiting))
+		return;
+	LIST_REMOVE(o, o_hash);
+	vrele(o->o_vp);
+	free(o);
+}
+
+/* Do modes a (of another transaction) and b conflict? */
+#define CONFLICT(a, b)	((a) == TXN_EXCL || (b) == TXN_EXCL)
+
+/* Can t have mode on o now?  req: t's request in the queue, or NULL. */
+static int
+txn_grantable(struct txn_obj *o, struct txn *t, int mode,
+    struct txn_lock *req)
+{
+	struct txn_lock *l;
+
+	LIST_FOREACH(l, &o->o_granted, l_olink)
+		if (l->l_txn != t && CONFLICT(l->l_mode, mode))
+			return 0;
+	/* No passing a conflicting request that came first. */
+	TAILQ_FOREACH(l, &o->o_waiting, l_wlink) {
+		if (l == req)
+			break;
+		if (l->l_txn != t && CONFLICT(l->l_mode, mode))
+			return 0;
+	}
+	return 1;
+}
+
+/* t's lock on (vp, lbn), granted, or NULL. */
+struct txn_lock *
+txn_held(struct txn *t, struct vnode *vp, daddr_t lbn)
+{
+	struct txn_obj *o = txn_obj_find(vp, lbn);
+	struct txn_lock *l;
+
+	if (o == NULL)
+		return NULL;
+	LIST_FOREACH(l, &o->o_granted, l_olink)
+		if (l->l_txn == t)
+			return l;
+	return NULL;
+}
+
+/* Does any transaction hold or want a lock on a page of vp? */
+int
+txn_file_locked(struct vnode *vp)
+{
+	struct txn *t;
+	struct txn_lock *l;
+
+	LIST_FOREACH(t, &txn_all, t_all)
+		LIST_FOREACH(l, &t->t_locks, l_tlink)
+			if (l->l_obj->o_vp == vp)
+				return 1;
+	return 0;
+}
+
+/* Grant what waits on o and can have it now, in order. */
+static void
+txn_grant(struct txn_obj *o)
+{
+	struct txn_lock *l, *next, *old;
+
+	for (l = TAILQ_FIRST(&o->o_waiting); l != NULL; l = next) {
+		next = TAILQ_NEXT(l, l_wlink);
+		if (!txn_grantable(o, l->l_txn, l->l_mode, l))
+			break;
+		TAILQ_REMOVE(&o->o_waiting, l, l_wlink);
+		/* An upgrade replaces the holder's shared lock. */
+		LIST_FOREACH(old, &o->o_granted, l_olink)
+			if (old->l_txn == l->l_txn)
+				break;
+		if (old != NULL) {
+			old->l_mode = l->l_mode;
+			LIST_REMOVE(l, l_tlink);
+			l->l_txn->t_wait = NULL;
+			wakeup(l);
+			l->l_obj = NULL;	/* the sleeper sees it granted */
+			l->l_granted = 1;
+			continue;
+		}
+		l->l_granted = 1;
+		LIST_INSERT_HEAD(&o->o_granted, l, l_olink);
+		l->l_txn->t_wait = NULL;
+		wakeup(l);
+	}
+}
+
+/*
+ * Does t's wait lead back to t?  An edge goes from a waiter to each
+ * transaction holding or asking first for what conflicts with its
+ * request.
+ */
+static int
+txn_reaches(struct txn *from, struct txn *target)
+{
+	struct txn_lock *req = from->t_wait, *l;
+	struct txn_obj *o;
+
+	if (req == NULL || from->t_mark == txn_markgen)
+		return 0;
+	from->t_mark = txn_markgen;
+	o = req->l_obj;
+	LIST_FOREACH(l, &o->o_granted, l_olink)
+		if (l->l_txn != from && CONFLICT(l->l_mode, req->l_mode) &&
+		    (l->l_txn == target || txn_reaches(l->l_txn, target)))
+			return 1;
+	TAILQ_FOREACH(l, &o->o_waiting, l_wlink) {
+		if (l == req)
+			break;
+		if (l->l_txn != from && CONFLICT(l->l_mode, req->l_mode) &&
+		    (l->l_txn == target || txn_reaches(l->l_txn, target)))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+txn_incycle(struct txn *t)
+{
+	txn_markgen++;
+	return txn_reaches(t, t);
+}
+
+/* Take a request off its queue (it was not granted) and free it. */
+static void
+txn_dequeue(struct txn_lock *req)
+{
+	struct txn_obj *o = req->l_obj;
+
+	TAILQ_REMOVE(&o->o_waiting, req, l_wlink);
+	LIST_REMOVE(req, l_tlink);
+	req->l_txn->t_wait = NULL;
+	free(req);
+	txn_grant(o);		/* those behind it may go now */
+	txn_obj_put(o);
+}
+
+/*
+ * Lock page lbn of vp (or its size, TXN_SIZE) for t in mode.  Returns 0
+ * with the lock in *lp (NULL is allowed), EWOULDBLOCK if it cannot be
+ * had now and TXN_WAIT is not given, ETXNABORT if waiting would close a
+ * cycle (t is the victim) or t was chosen as one while it slept, EINTR
+ * if a signal ended the wait.
+ */
+int
+txn_lock(struct txn *t, struct vnode *vp, daddr_t lbn, int mode, int flags,
+    struct txn_lock **lp)
+{
+	struct txn_lock *held = txn_held(t, vp, lbn), *req;
+	struct txn_obj *o;
+	int error = 0;
+
+	if (held != NULL && held->l_mode >= mode) {
+		if (lp)
+			*lp = held;
+		return 0;
+	}
+	o = held != NULL ? held->l_obj : txn_obj_get(vp, lbn);
+	if (txn_grantable(o, t, mode, NULL)) {
+		if (held != NULL) {
+			held->l_mode = mode;		/* an upgrade */
+		} else {
+			held = malloc(sizeof(*held), M_WAITOK | M_ZERO);
+			held->l_obj = o;
+			held->l_txn = t;
+			held->l_mode = mode;
+			held->l_granted = 1;
+			LIST_INSERT_HEAD(&o->o_granted, held, l_olink);
+			LIST_INSERT_HEAD(&t->t_locks, held, l_tlink);
+		}
+		if (lp)
+			*lp = held;
+		return 0;
+	}
+	if (!(flags & TXN_WAIT)) {
+		txn_obj_put(o);
+		return EWOULDBLOCK;
+	}
+	req = malloc(sizeof(*req), M_WAITOK | M_ZERO);
+	req->l_obj = o;
+	req->l_txn = t;
+	req->l_mode = mode;
+	if (held != NULL)
+		TAILQ_INSERT_HEAD(&o->o_waiting, req, l_wlink);
+	else
+		TAILQ_INSERT_TAIL(&o->o_waiting, req, l_wlink);
+	LIST_INSERT_HEAD(&t->t_locks, req, l_tlink);
+	t->t_wait = req;
+	txn_stats.waits++;
+	if (txn_incycle(t)) {
+		txn_stats.victims++;
+		t->t_state = TXN_ABORTED;
+		txn_dequeue(req);
+		return ETXNABORT;
+	}
+	while (!req->l_granted && t->t_state != TXN_ABORTED && error == 0)
+		error = tsleep(req, PCATCH, "txnlock", 0);
+	if (req->l_granted) {
+		if (held != NULL) {
+			free(req);		/* the upgrade is in held */
+			req = held;
+		}
+		if (lp)
+			*lp = req;
+		return 0;
+	}
+	txn_dequeue(req);
+	return t->t_state == TXN_ABORTED ? ETXNABORT :
+	    error == ERESTART ? EINTR : error;
+}
+
+/* Strict 2PL's one release: every lock and request of t. */
+void
+txn_unlockall(struct txn *t)
+{
+	struct txn_lock *l;
+	struct txn_obj *o;
+
+	while ((l = LIST_FIRST(&t->t_locks)) != NULL) {
+		o = l->l_obj;
+		LIST_REMOVE(l, l_tlink);
+		if (l->l_granted)
+			LIST_REMOVE(l, l_olink);
+		else
+			TAILQ_REMOVE(&o->o_waiting, l, l_wlink);
+		free(l);
+		txn_grant(o);
+		txn_obj_put(o);
+	}
+	t->t_wait = NULL;
+}
+
+/*
+ * txn_detect (thesis 5.2.3): abort one member of each cycle of waiters,
+ * the youngest, and wake it; its read or write returns ETXNABORT.  How
+ * many were aborted.
+ */
+int
+txn_detect_all(void)
+{
+	struct txn *t, *victim;
+	int n = 0;
+
+	for (;;) {
+		victim = NULL;
+		LIST_FOREACH(t, &txn_all, t_all)
+			if (t->t_wait != NULL && t->t_state != TXN_ABORTED &&
+			    txn_incycle(t) && (victim == NULL ||
+			    t->t_id > victim->t_id))
+				victim = t;
+		if (victim == NULL)
+			return n;
+		victim->t_state = TXN_ABORTED;
+		txn_stats.victims++;
+		wakeup(victim->t_wait);
+		n++;
+	}
+}

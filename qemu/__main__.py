@@ -1,0 +1,106 @@
+"""The launcher: every way the Makefile starts a machine, in one place.
+
+    python3 -m qemu boot [--gdb] [--disk P] [--sd1-from IMG] ...   make qemu, make qemu-gdb
+    python3 -m qemu crashimage [OUT]                               make crashimage
+    python3 -m qemu crashtest [-w W,...] [-s SEED] [--sample N]    make crashtest
+    python3 -m qemu bench [--profile P]                            make bench
+
+Run it from the top of the tree, where the packages qemu, tests and bench
+live (the Makefile does).  `python3 -m qemu COMMAND --help` lists each
+command's options.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from qemu import launch
+
+TOP = launch.TOP
+
+
+def boot(args: argparse.Namespace) -> int:
+    return launch.boot(args)
+
+
+def crashimage(args: argparse.Namespace) -> int:
+    from qemu import crashimage
+    return crashimage.main(args.out)
+
+
+def crashtest(args: argparse.Namespace) -> int:
+    from tests.crash import points
+    workloads = args.workloads.split(",") if args.workloads else None
+    return points.crashtest(workloads, args.seed, args.sample, args.torn,
+                            args.work)
+
+
+def bench(args: argparse.Namespace) -> int:
+    """Each driver in its own interpreter, one after another; a driver that
+    fails is reported and the others still run."""
+    import bench
+    start = time.monotonic()
+    failed = []
+    for driver in bench.DRIVERS:
+        print(f"==== {driver} (profile {args.profile})", flush=True)
+        t0 = time.monotonic()
+        rc = subprocess.run([bench.PY, "-m", f"bench.{driver}",
+                             "--profile", args.profile], cwd=TOP).returncode
+        print(f"==== {driver}: {'done' if rc == 0 else f'FAILED (status {rc})'} "
+              f"in {time.monotonic() - t0:.0f} s", flush=True)
+        if rc != 0:
+            failed.append(driver)
+    mins, secs = divmod(round(time.monotonic() - start), 60)
+    print(f"make bench took {mins} min {secs} s"
+          + (f"; failed: {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
+def parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python3 -m qemu",
+                                 description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("boot", help="boot to a shell on this terminal "
+                       "(make qemu; --gdb: make qemu-gdb)")
+    launch.add_arguments(p)
+    p.set_defaults(run=boot)
+
+    p = sub.add_parser("crashimage", help="a crashed LFS for "
+                       "doc/lfs-recovery.md (make crashimage)")
+    p.add_argument("out", nargs="?", type=Path,
+                   default=TOP / "build" / "crashed-lfs.img")
+    p.set_defaults(run=crashimage)
+
+    p = sub.add_parser("crashtest", help="LFS recovery from a power cut at "
+                       "every write boundary (make crashtest; tests/crash)")
+    p.add_argument("-w", "--workloads", metavar="W,...",
+                   help="the workloads to crash (default: all of "
+                   "tests/crash/record.py's WORKLOADS and tpcb.py's "
+                   "WORKLOADS; tpcb: all of those)")
+    p.add_argument("-s", "--seed", type=int, default=1)
+    p.add_argument("--sample", type=int, default=0,
+                   help="check only N sampled points per workload (0: all)")
+    p.add_argument("--torn", type=int, default=4,
+                   help="tear every N-th multi-sector write (0: none)")
+    p.add_argument("--work", type=Path, default=TOP / "build" / "crash")
+    p.set_defaults(run=crashtest)
+
+    p = sub.add_parser("bench", help="every benchmark driver of bench/ "
+                       "(make bench)")
+    p.add_argument("--profile", default=os.environ.get("DISK") or "hp97560")
+    p.set_defaults(run=bench)
+    return ap
+
+
+def main(argv: list[str]) -> int:
+    args = parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,5 @@
+int
+bad(void)
+{
+	return 1
+}

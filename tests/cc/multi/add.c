@@ -1,0 +1,7 @@
+#include "calc.h"
+
+int
+add(int a, int b)
+{
+	return a + b;
+}

@@ -1,0 +1,7 @@
+#include "calc.h"
+
+int
+mul(int a, int b)
+{
+	return a * b;
+}

@@ -1,0 +1,835 @@
+/*
+ * txntests: kernel transactions on BSD-LFS (thesis 5.2), from the
+ * outside.  Run in a directory of a mounted LFS:
+ *	txntests -d dir [-t test]
+ * Each test makes its own files in dir/txntests.d and checks what a
+ * user of txn_begin, txn_commit, txn_abort and txn_detect is promised:
+ *
+ *   misuse	commit or abort with none, begin twice: errors, not panics
+ *   flags	chflags txn on files, not directories; notxn clears it
+ *   abort	each operation (overwrite a page, part of a page, an
+ *		append of a new block, two files) then txn_abort: the
+ *		files read exactly as before, sizes included
+ *   commit	the same then txn_commit: the files read as written
+ *   holes	filling a hole then aborting: a hole again, blocks too
+ *   isolation	writers overwrite a file with one letter per transaction,
+ *		readers read it twice in theirs: one letter, both times
+ *   ring	n = 2, 4, 10 processes each lock page i and then want page
+ *		(i + 1) mod n: exactly one victim, ETXNABORT
+ *   clump	n read one page and then all write it: n - 1 victims
+ *   nocycle	a waiter with no cycle: txn_detect finds nothing
+ *   kill	kill -9 inside a transaction: its lock goes, the waiter
+ *		goes on, nothing of it stays
+ *   exit	exit inside one: aborted
+ *   implicit	a read outside a transaction waits for a writer's commit
+ *		and sees all of it; a write outside one is its own
+ *   truncate	refused inside a transaction, a transaction outside one
+ *   limit	a transaction dirtying more than txn_maxdirty pages gets
+ *		ENOBUFS and is aborted; the file is as before
+ *   nosteal	sync while a transaction holds dirty pages, then abort:
+ *		as before, and txnstat's steals stay 0
+ *   cleaner	the cleaner cleaning every segment while a transaction
+ *		holds a page dirty: after the abort the page is as before
+ *   aborted	a victim's later calls fail with ETXNABORT until it ends
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <sys/txn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tests/lib/check.h"
+
+#define PAGE	4096		/* the LFS block size newfs_lfs gives */
+#define VICTIM	2		/* a child's exit code: it was the victim */
+
+static char buf[64 * 1024], buf2[64 * 1024];
+
+/* A protected file of npages pages, page i all letter 'a' + i % 26. */
+static int
+mkfile(const char *name, int npages)
+{
+	int fd, i;
+
+	unlink(name);
+	if ((fd = open(name, O_RDWR | O_CREAT | O_TRUNC, 0644)) < 0)
+		return -1;
+	for (i = 0; i < npages; i++) {
+		memset(buf, 'a' + i % 26, PAGE);
+		if (write(fd, buf, PAGE) != PAGE)
+			return -1;
+	}
+	fsync(fd);
+	if (chflags(name, UF_TXN) < 0)
+		return -1;
+	return fd;
+}
+
+/* The whole file into buf2; its size, or -1. */
+static int
+slurp(const char *name)
+{
+	int fd = open(name, O_RDONLY), n, total = 0;
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf2 + total, sizeof(buf2) - total)) > 0)
+		total += n;
+	close(fd);
+	return n < 0 ? -1 : total;
+}
+
+/* Does name hold npages pages as mkfile made them, and nothing more? */
+static int
+pristine(const char *name, int npages)
+{
+	int i, j;
+
+	if (slurp(name) != npages * PAGE)
+		return 0;
+	for (i = 0; i < npages; i++)
+		for (j = 0; j < PAGE; j++)
+			if (buf2[i * PAGE + j] != 'a' + i % 26)
+				return 0;
+	return 1;
+}
+
+static int
+pwrite_at(int fd, off_t off, const void *p, int n)
+{
+	if (lseek(fd, off, SEEK_SET) != off)
+		return -1;
+	return write(fd, p, n);
+}
+
+static int
+pread_at(int fd, off_t off, void *p, int n)
+{
+	if (lseek(fd, off, SEEK_SET) != off)
+		return -1;
+	return read(fd, p, n);
+}
+
+/* One byte through a pipe: the children's barriers. */
+static void
+post(int fd)
+{
+	char c = 1;
+
+	write(fd, &c, 1);
+}
+
+static void
+await(int fd, int n)
+{
+	char c;
+
+	while (n-- > 0)
+		read(fd, &c, 1);
+}
+
+static void
+test_misuse(void)
+{
+	int r, e;
+
+	r = txn_commit();
+	e = errno;
+	check(r < 0 && e == EINVAL, "txn_commit with no transaction: EINVAL",
+	    "%d errno %d", r, e);
+	r = txn_abort();
+	e = errno;
+	check(r < 0 && e == EINVAL, "txn_abort with no transaction: EINVAL",
+	    "%d errno %d", r, e);
+	check(txn_begin() > 0, "txn_begin gives an identifier", "errno %d",
+	    errno);
+	r = txn_begin();
+	e = errno;
+	check(r < 0 && e == EALREADY, "txn_begin twice: EALREADY",
+	    "%d errno %d", r, e);
+	check(txn_commit() == 0, "an empty transaction commits", "errno %d",
+	    errno);
+	check(txn_detect() == 0, "txn_detect with no waiter finds nothing",
+	    "errno %d", errno);
+	check(strcmp(strerror(ETXNABORT), "Transaction aborted") == 0,
+	    "ETXNABORT has its message", "%s", strerror(ETXNABORT));
+}
+
+static void
+test_flags(void)
+{
+	struct stat st;
+	int fd = mkfile(tpath("f"), 1), r, e;
+
+	check(fd >= 0 && stat(tpath("f"), &st) == 0 && (st.st_flags & UF_TXN),
+	    "chflags txn: stat shows UF_TXN", "flags %x errno %d",
+	    (unsigned)st.st_flags, errno);
+	close(fd);
+	mkdir(tpath("sub"), 0755);
+	r = chflags(tpath("sub"), UF_TXN);
+	e = errno;
+	check(r < 0 && e == EFTYPE, "chflags txn on a directory: EFTYPE",
+	    "%d errno %d", r, e);
+	r = chflags(tpath("f"), 0x4);
+	e = errno;
+	check(r < 0 && e == EOPNOTSUPP, "an unknown flag: EOPNOTSUPP",
+	    "%d errno %d", r, e);
+	check(chflags(tpath("f"), 0) == 0 && stat(tpath("f"), &st) == 0 &&
+	    !(st.st_flags & UF_TXN), "chflags notxn clears it",
+	    "flags %x errno %d", (unsigned)st.st_flags, errno);
+	unlink(tpath("f"));
+	rmdir(tpath("sub"));
+}
+
+/* The operations of abort and commit: 0, or -1. */
+static int
+operation(int op, int fd, int fd2)
+{
+	memset(buf, 'X', 2 * PAGE);
+	switch (op) {
+	case 0:				/* overwrite a page */
+		return pwrite_at(fd, PAGE, buf, PAGE) == PAGE ? 0 : -1;
+	case 1:				/* part of a page */
+		return pwrite_at(fd, 100, buf, 300) == 300 ? 0 : -1;
+	case 2:				/* append a new block */
+		return pwrite_at(fd, 3 * PAGE, buf, PAGE + 10) == PAGE + 10 ?
+		    0 : -1;
+	default:			/* two files */
+		return pwrite_at(fd, 0, buf, PAGE) == PAGE &&
+		    pwrite_at(fd2, 2 * PAGE, buf, 10) == 10 ? 0 : -1;
+	}
+}
+
+static const char *opname[] = { "overwrite a page", "write part of a page",
+    "append a new block", "write two files" };
+
+static char why[96];		/* what afterimage found wrong */
+
+/* What the file reads after operation op committed: 1 if so. */
+static int
+afterimage(int op, const char *name, int second)
+{
+	int n, i, want;
+
+	if (second && op != 3)
+		return pristine(name, 3);	/* untouched */
+	n = slurp(name);
+	if (op == 3 && second)
+		return n == 3 * PAGE && memcmp(buf2 + 2 * PAGE, "XXXXXXXXXX",
+		    10) == 0 && buf2[2 * PAGE + 10] == 'c';
+	want = op == 2 ? 4 * PAGE + 10 : 3 * PAGE;
+	if (n != want) {
+		snprintf(why, sizeof(why), "size %d, not %d", n, want);
+		return 0;
+	}
+	for (i = 0; i < n; i++) {
+		int x = (op == 0 && i >= PAGE && i < 2 * PAGE) ||
+		    (op == 1 && i >= 100 && i < 400) || (op == 2 && i >= 3 * PAGE) ||
+		    (op == 3 && i < PAGE);
+
+		if (buf2[i] != (x ? 'X' : 'a' + (i / PAGE) % 26)) {
+			snprintf(why, sizeof(why), "byte %d is %d", i,
+			    buf2[i]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static void
+test_abort_commit(int commit)
+{
+	char what[96];
+	int op, fd, fd2, ok;
+
+	for (op = 0; op < 4; op++) {
+		fd = mkfile(tpath("f"), 3);
+		fd2 = mkfile(tpath("g"), 3);
+		ok = fd >= 0 && fd2 >= 0 && txn_begin() > 0 &&
+		    operation(op, fd, fd2) == 0;
+		ok = ok && (commit ? txn_commit() : txn_abort()) == 0;
+		snprintf(what, sizeof(what), "%s, then %s: the %s-image", opname[op],
+		    commit ? "commit" : "abort", commit ? "after" : "before");
+		if (commit)
+			check(ok && afterimage(op, tpath("f"), 0) &&
+			    afterimage(op, tpath("g"), 1), what, "errno %d, %s",
+			    errno, why);
+		else
+			check(ok && pristine(tpath("f"), 3) &&
+			    pristine(tpath("g"), 3), what, "errno %d, size %d",
+			    errno, slurp(tpath("f")));
+		close(fd);
+		close(fd2);
+	}
+}
+
+static void
+test_holes(void)
+{
+	struct stat before, after;
+	int fd;
+
+	unlink(tpath("h"));
+	fd = open(tpath("h"), O_RDWR | O_CREAT, 0644);
+	memset(buf, 'q', PAGE);
+	pwrite_at(fd, 20 * PAGE, buf, PAGE);	/* pages 0-19 a hole */
+	fsync(fd);
+	chflags(tpath("h"), UF_TXN);
+	fstat(fd, &before);
+	txn_begin();
+	memset(buf, 'X', PAGE);
+	pwrite_at(fd, 15 * PAGE, buf, PAGE);	/* fills a hole (indirect) */
+	pwrite_at(fd, 2 * PAGE, buf, PAGE);	/* and a direct one */
+	txn_abort();
+	fstat(fd, &after);
+	check(pread_at(fd, 15 * PAGE, buf2, PAGE) == PAGE && buf2[0] == 0 &&
+	    buf2[PAGE - 1] == 0 && pread_at(fd, 2 * PAGE, buf2, PAGE) == PAGE &&
+	    buf2[0] == 0, "a filled hole, aborted, reads as zeros",
+	    "byte %d", buf2[0]);
+	check(after.st_size == before.st_size &&
+	    after.st_blocks == before.st_blocks,
+	    "... with the size and the block count as before",
+	    "size %lld/%lld blocks %lld/%lld", (long long)after.st_size,
+	    (long long)before.st_size, (long long)after.st_blocks,
+	    (long long)before.st_blocks);
+	close(fd);
+	unlink(tpath("h"));
+}
+
+static void
+test_isolation(void)
+{
+	int fd = mkfile(tpath("iso"), 1), i, k, bad = 0, status;
+	pid_t pids[6];
+
+	close(fd);
+	for (i = 0; i < 6; i++) {
+		if ((pids[i] = fork()) != 0)
+			continue;
+		fd = open(tpath("iso"), O_RDWR);
+		for (k = 0; k < 40; k++) {
+			char a[64], b[64];
+			int j, err = 0;
+
+			if (txn_begin() < 0)
+				_exit(3);
+			if (i < 3) {		/* writers: one letter */
+				memset(a, 'A' + (i * 40 + k) % 26, 64);
+				if (pwrite_at(fd, 0, a, 64) != 64)
+					err = 1;
+			} else if (pread_at(fd, 0, a, 64) != 64 ||
+			    pread_at(fd, 0, b, 64) != 64)
+				err = 1;
+			else
+				for (j = 1; j < 64; j++)
+					if (a[j] != a[0] || b[j] != a[0])
+						_exit(1);	/* torn */
+			if (err && errno == ETXNABORT) {
+				txn_abort();
+				continue;
+			}
+			if (err || txn_commit() < 0)
+				_exit(4);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < 6; i++)
+		if (!exited_with(status = reap(pids[i]), 0))
+			bad++;
+	check(bad == 0, "3 writers and 3 readers: every read sees one letter, "
+	    "twice the same", "%d processes failed", bad);
+	unlink(tpath("iso"));
+}
+
+/*
+ * n children in transactions on file name: each does its first step (to
+ * take a lock), waits until all have, then its second (to want another's
+ * lock) and commits, or is the victim.  How many of each, in *victims and
+ * *done.
+ */
+static void
+contend(const char *name, int n, int (*first)(int fd, int i, int n),
+    int (*second)(int fd, int i, int n), int *victims, int *done)
+{
+	int p1[2], p2[2], i, fd, status;
+	pid_t pids[10];
+
+	*victims = *done = 0;
+	pipe(p1);
+	pipe(p2);
+	for (i = 0; i < n; i++) {
+		if ((pids[i] = fork()) != 0)
+			continue;
+		fd = open(name, O_RDWR);
+		txn_begin();
+		if (first(fd, i, n) < 0)
+			_exit(3);
+		post(p1[1]);
+		await(p2[0], 1);
+		if (second(fd, i, n) < 0) {
+			int e = errno;
+
+			txn_abort();
+			_exit(e == ETXNABORT ? VICTIM : 4);
+		}
+		_exit(txn_commit() == 0 ? 0 : 5);
+	}
+	await(p1[0], n);
+	for (i = 0; i < n; i++)
+		post(p2[1]);
+	for (i = 0; i < n; i++) {
+		status = reap(pids[i]);
+		if (exited_with(status, VICTIM))
+			(*victims)++;
+		else if (exited_with(status, 0))
+			(*done)++;
+	}
+	close(p1[0]), close(p1[1]), close(p2[0]), close(p2[1]);
+}
+
+/* ring: child i writes page i, then (all have) page i + 1. */
+static int
+ring_first(int fd, int i, int n)
+{
+	memset(buf, 'R', PAGE);
+	return pwrite_at(fd, i * PAGE, buf, PAGE) == PAGE ? 0 : -1;
+}
+
+static int
+ring_second(int fd, int i, int n)
+{
+	return pwrite_at(fd, (i + 1) % n * PAGE, buf, PAGE) == PAGE ? 0 : -1;
+}
+
+static void
+test_ring(int n)
+{
+	int fd = mkfile(tpath("ring"), n), victims, done;
+	char what[64];
+
+	close(fd);
+	contend(tpath("ring"), n, ring_first, ring_second, &victims, &done);
+	snprintf(what, sizeof(what), "a ring of %d: one victim, the rest "
+	    "commit", n);
+	check(victims == 1 && done == n - 1, what, "%d victims, %d committed",
+	    victims, done);
+	unlink(tpath("ring"));
+}
+
+/* clump: all read page 0, then (all have) write it. */
+static int
+clump_first(int fd, int i, int n)
+{
+	return pread_at(fd, 0, buf, 10) == 10 ? 0 : -1;
+}
+
+static int
+clump_second(int fd, int i, int n)
+{
+	memset(buf, 'C', 10);
+	return pwrite_at(fd, 0, buf, 10) == 10 ? 0 : -1;
+}
+
+static void
+test_clump(int n)
+{
+	int fd = mkfile(tpath("clump"), 1), victims, done;
+	char what[64];
+
+	close(fd);
+	contend(tpath("clump"), n, clump_first, clump_second, &victims, &done);
+	snprintf(what, sizeof(what), "%d readers all upgrading: %d victims",
+	    n, n - 1);
+	check(victims == n - 1 && done == 1, what, "%d victims, %d committed",
+	    victims, done);
+	unlink(tpath("clump"));
+}
+
+/* The child that holds a page: holds page 0 until told, then commits. */
+static pid_t
+holder(const char *name, int ready, int go, int commit)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid != 0)
+		return pid;
+	fd = open(name, O_RDWR);
+	memset(buf, 'H', PAGE);
+	txn_begin();
+	if (pwrite_at(fd, 0, buf, PAGE) != PAGE)
+		_exit(3);
+	post(ready);
+	await(go, 1);
+	if (!commit)
+		for (;;)
+			sleep(1000);
+	_exit(txn_commit() == 0 ? 0 : 4);
+}
+
+/* The child that wants the page: reads it in a transaction. */
+static pid_t
+waiter(const char *name, int ready)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid != 0)
+		return pid;
+	fd = open(name, O_RDWR);
+	txn_begin();
+	post(ready);
+	if (pread_at(fd, 0, buf, PAGE) != PAGE)
+		_exit(3);
+	txn_commit();
+	_exit(buf[0] == 'a' ? 0 : buf[0] == 'H' ? 1 : 2);
+}
+
+static void
+test_nocycle(void)
+{
+	int fd = mkfile(tpath("nc"), 1), p1[2], p2[2];
+	pid_t h, w;
+
+	close(fd);
+	pipe(p1);
+	pipe(p2);
+	h = holder(tpath("nc"), p1[1], p2[0], 1);
+	await(p1[0], 1);
+	w = waiter(tpath("nc"), p1[1]);
+	await(p1[0], 1);
+	check(txn_detect() == 0, "a waiter with no cycle: txn_detect aborts "
+	    "nobody", "errno %d", errno);
+	post(p2[1]);
+	check(exited_with(reap(h), 0) && exited_with(reap(w), 1),
+	    "... the holder commits and the waiter then reads its page",
+	    "the waiter read something else");
+	close(p1[0]), close(p1[1]), close(p2[0]), close(p2[1]);
+	unlink(tpath("nc"));
+}
+
+static void
+test_kill(void)
+{
+	int fd = mkfile(tpath("k"), 1), p1[2], p2[2];
+	pid_t h, w;
+
+	close(fd);
+	pipe(p1);
+	pipe(p2);
+	h = holder(tpath("k"), p1[1], p2[0], 0);
+	await(p1[0], 1);
+	w = waiter(tpath("k"), p1[1]);
+	await(p1[0], 1);
+	kill(h, SIGKILL);
+	reap(h);
+	check(exited_with(reap(w), 0), "kill -9 inside a transaction: the "
+	    "waiter goes on and reads the page as it was", "it did not");
+	check(pristine(tpath("k"), 1), "... and nothing of the killed one "
+	    "stays", "size %d", slurp(tpath("k")));
+	close(p1[0]), close(p1[1]), close(p2[0]), close(p2[1]);
+	unlink(tpath("k"));
+}
+
+static void
+test_exit(void)
+{
+	int fd = mkfile(tpath("x"), 2);
+	pid_t pid;
+
+	close(fd);
+	if ((pid = fork()) == 0) {
+		fd = open(tpath("x"), O_RDWR);
+		txn_begin();
+		memset(buf, 'E', PAGE);
+		pwrite_at(fd, 0, buf, PAGE);
+		pwrite_at(fd, 2 * PAGE, buf, PAGE);
+		_exit(0);
+	}
+	reap(pid);
+	check(pristine(tpath("x"), 2), "exit inside a transaction aborts it",
+	    "size %d", slurp(tpath("x")));
+	unlink(tpath("x"));
+}
+
+static void
+test_implicit(void)
+{
+	int fd = mkfile(tpath("im"), 1), p1[2], status;
+	pid_t pid;
+
+	pipe(p1);
+	txn_begin();
+	memset(buf, 'T', PAGE);
+	pwrite_at(fd, 0, buf, PAGE);
+	if ((pid = fork()) == 0) {
+		int rfd = open(tpath("im"), O_RDONLY);
+
+		post(p1[1]);
+		_exit(pread_at(rfd, 0, buf, PAGE) == PAGE && buf[0] == 'T' &&
+		    buf[PAGE - 1] == 'T' ? 0 : 1);
+	}
+	await(p1[0], 1);
+	txn_commit();
+	status = reap(pid);
+	check(exited_with(status, 0), "a read outside a transaction waits for "
+	    "the writer's commit and sees it whole", "status %x", status);
+	memset(buf, 'O', PAGE);
+	check(pwrite_at(fd, 0, buf, PAGE) == PAGE && slurp(tpath("im")) == PAGE &&
+	    buf2[0] == 'O', "a write outside a transaction is one of its own",
+	    "errno %d", errno);
+	close(fd);
+	close(p1[0]), close(p1[1]);
+	unlink(tpath("im"));
+}
+
+static void
+test_truncate(void)
+{
+	int fd = mkfile(tpath("t"), 3), r, e;
+	struct stat st;
+
+	txn_begin();
+	r = ftruncate(fd, PAGE);
+	e = errno;
+	txn_abort();
+	check(r < 0 && e == EOPNOTSUPP, "ftruncate inside a transaction: "
+	    "EOPNOTSUPP", "%d errno %d", r, e);
+	check(ftruncate(fd, PAGE + 7) == 0 && fstat(fd, &st) == 0 &&
+	    st.st_size == PAGE + 7, "ftruncate outside one shrinks it",
+	    "size %lld errno %d", (long long)st.st_size, errno);
+	close(fd);
+	unlink(tpath("t"));
+}
+
+static void
+test_limit(void)
+{
+	struct txnstats s;
+	int fd, i, r = 0, e = 0, max;
+
+	txnstats(&s, 0);
+	max = s.maxdirty;
+	fd = mkfile(tpath("big"), 2);
+	txn_begin();
+	memset(buf, 'L', PAGE);
+	for (i = 0; i <= max + 1; i++)
+		if ((r = pwrite_at(fd, (off_t)i * PAGE, buf, PAGE)) != PAGE) {
+			e = errno;
+			break;
+		}
+	check(r < 0 && e == ENOBUFS, "more dirty pages than txn_maxdirty: "
+	    "ENOBUFS", "page %d of %d: %d errno %d", i, max, r, e);
+	r = pwrite_at(fd, 0, buf, 1);
+	e = errno;
+	check(r < 0 && e == ETXNABORT, "... and it is aborted: the next write "
+	    "says ETXNABORT", "%d errno %d", r, e);
+	r = txn_commit();
+	e = errno;
+	check(r < 0 && e == ETXNABORT, "... and its commit too, which ends it",
+	    "%d errno %d", r, e);
+	check(pristine(tpath("big"), 2), "... leaving the file as it was",
+	    "size %d", slurp(tpath("big")));
+	close(fd);
+	unlink(tpath("big"));
+}
+
+static void
+test_nosteal(void)
+{
+	struct txnstats s;
+	int fd = mkfile(tpath("ns"), 8), i;
+
+	txnstats(&s, 0);
+	txn_begin();
+	memset(buf, 'S', PAGE);
+	for (i = 0; i < 8; i++)
+		pwrite_at(fd, (off_t)i * PAGE, buf, PAGE);
+	pwrite_at(fd, 8 * PAGE, buf, PAGE);
+	sync();
+	sync();
+	fsync(fd);
+	txn_abort();
+	check(pristine(tpath("ns"), 8), "sync and fsync inside a transaction, "
+	    "then abort: the file as before", "size %d", slurp(tpath("ns")));
+	i = s.steals;
+	txnstats(&s, 0);
+	check(s.steals == (u_int32_t)i, "no page of a running transaction was "
+	    "written (txnstat steals)", "%u, was %d", s.steals, i);
+	close(fd);
+	unlink(tpath("ns"));
+}
+
+static void
+test_cleaner(void)
+{
+	int fd = mkfile(tpath("cl"), 4), status;
+	char cmd[600];
+
+	txn_begin();
+	memset(buf, 'Z', PAGE);
+	pwrite_at(fd, PAGE, buf, PAGE);
+	snprintf(cmd, sizeof(cmd), "/usr/libexec/lfs_cleanerd -c 1000 %s "
+	    ">/dev/null 2>&1", check_dir);
+	status = system(cmd);
+	txn_abort();
+	check(status != -1 && pristine(tpath("cl"), 4), "the cleaner cleaning "
+	    "while a transaction holds a page: the abort finds it as before",
+	    "status %x size %d", status, slurp(tpath("cl")));
+	close(fd);
+	unlink(tpath("cl"));
+}
+
+/*
+ * A victim's calls after the one that failed: its read fails too, begin
+ * says one is still there, abort ends it.  0 if all as promised.
+ */
+static int
+victim_after(int fd)
+{
+	int r = pread_at(fd, 0, buf, 1);
+
+	if (r >= 0 || errno != ETXNABORT)
+		return 1;
+	if (txn_begin() >= 0 || errno != EALREADY)
+		return 2;
+	if (txn_abort() != 0 || txn_begin() <= 0 || txn_commit() != 0)
+		return 3;
+	return 0;
+}
+
+/*
+ * Two transactions each take one page and want the other's: whoever
+ * asks second closes the cycle and is the victim (ETXNABORT), and its
+ * later calls fail until it ends; the other commits.
+ */
+static void
+test_aborted(void)
+{
+	int fd = mkfile(tpath("ab"), 2), p1[2], p2[2], r, e, status, mine = 0;
+	pid_t child;
+
+	close(fd);
+	pipe(p1);
+	pipe(p2);
+	if ((child = fork()) == 0) {
+		fd = open(tpath("ab"), O_RDWR);
+		txn_begin();
+		pwrite_at(fd, PAGE, "c", 1);
+		post(p1[1]);
+		await(p2[0], 1);
+		if (pwrite_at(fd, 0, "c", 1) == 1)
+			_exit(txn_commit() == 0 ? 0 : 9);
+		if (errno != ETXNABORT)
+			_exit(8);
+		_exit(VICTIM + 10 * victim_after(fd));
+	}
+	fd = open(tpath("ab"), O_RDWR);
+	txn_begin();
+	pwrite_at(fd, 0, "p", 1);
+	await(p1[0], 1);
+	post(p2[1]);
+	r = pwrite_at(fd, PAGE, "p", 1);
+	e = errno;
+	if (r == 1)
+		txn_commit();
+	else if (e == ETXNABORT)
+		mine = 10 * victim_after(fd) + VICTIM;
+	else
+		mine = -1;
+	status = reap(child);
+	check(mine >= 0 && ((mine == VICTIM && exited_with(status, 0)) ||
+	    (mine == 0 && exited_with(status, VICTIM))), "two transactions "
+	    "wanting each other's page: one victim, whose later calls fail "
+	    "with ETXNABORT until txn_abort, and one commit",
+	    "parent %d (errno %d), child status %x", mine, e, status);
+	close(fd);
+	close(p1[0]), close(p1[1]), close(p2[0]), close(p2[1]);
+	unlink(tpath("ab"));
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "misuse", test_misuse },
+	{ "flags", test_flags },
+	{ "holes", test_holes },
+	{ "isolation", test_isolation },
+	{ "nocycle", test_nocycle },
+	{ "kill", test_kill },
+	{ "exit", test_exit },
+	{ "implicit", test_implicit },
+	{ "truncate", test_truncate },
+	{ "limit", test_limit },
+	{ "nosteal", test_nosteal },
+	{ "cleaner", test_cleaner },
+	{ "aborted", test_aborted },
+};
+
+static void
+run(const char *name)
+{
+	unsigned i;
+
+	if (strcmp(name, "abort") == 0)
+		test_abort_commit(0);
+	else if (strcmp(name, "commit") == 0)
+		test_abort_commit(1);
+	else if (strcmp(name, "ring") == 0) {
+		test_ring(2);
+		test_ring(4);
+		test_ring(10);
+	} else if (strcmp(name, "clump") == 0) {
+		test_clump(2);
+		test_clump(4);
+		test_clump(10);
+	} else {
+		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+			if (strcmp(name, tests[i].name) == 0) {
+				tests[i].fn();
+				return;
+			}
+		fprintf(stderr, "txntests: no test %s\n", name);
+		exit(2);
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const char *all[] = { "misuse", "flags", "abort", "commit",
+	    "holes", "isolation", "ring", "clump", "nocycle", "kill", "exit",
+	    "implicit", "truncate", "limit", "nosteal", "aborted", "cleaner" };
+	const char *only = NULL;
+	unsigned i;
+	int ch;
+
+	check_prog = "txntests";
+	while ((ch = getopt(argc, argv, "d:t:")) != -1) {
+		switch (ch) {
+		case 'd':
+			strncpy(check_dir, optarg, sizeof(check_dir) - 1);
+			break;
+		case 't':
+			only = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: txntests [-d dir] [-t test]\n");
+			return 2;
+		}
+	}
+	mkdir(tpath("%s", ""), 0755);
+	if (only)
+		run(only);
+	else
+		for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+			run(all[i]);
+	return check_done();
+}

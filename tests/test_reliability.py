@@ -1,0 +1,97 @@
+"""Reliability regressions (issue 14), each on FFS, EFS and LFS: an
+ordinary user shrinking a file across its indirect levels, writes that
+fail half way (EFAULT, ENOSPC), a block pointer or a directory size
+damaged on the disk.  None may panic, hang or leak; the checker finds
+the file system clean afterwards.
+
+The in-guest half is /usr/tests/reltests (tests/prog/reltests).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests import damage, fslib
+from tests.guest import Guest
+
+
+def reltests(g: Guest, args: str, user: str = "student") -> None:
+    """Run reltests as user; every check passes and the kernel is quiet."""
+    cmd = f"/usr/tests/reltests {args}"
+    if user != "root":
+        cmd = f"su {user} -c '{cmd}'"
+    out, status = g.run(cmd, timeout=300)
+    run = fslib.parse("reltests", out)
+    assert not run.failed, "reltests:\n" + "\n".join(run.failed.values())
+    complaints = [l for l in run.stray if fslib.KERNEL_COMPLAINTS.search(l)]
+    assert not complaints, "the kernel complained:\n" + "\n".join(complaints)
+    assert run.summary is not None and status == 0, out[-2000:]
+
+
+@pytest.mark.parametrize("layout", fslib.LAYOUTS)
+def test_user_shrinks_and_fails_writes_without_a_panic_or_a_leak(
+        guest: Guest, layout: str):
+    """ftruncate of a 6 MB file to 5 MB used to fault in ffs_indirtrunc
+    (a level below a partly kept one truncated with an index past the end
+    of its block); a write(2) from a kernel address used to leak the block
+    it had allocated ("bad block N (size 0) freed")."""
+    fslib.make_fs(guest, layout)
+    guest.ok("mkdir /mnt/u && chmod 777 /mnt/u")
+    reltests(guest, "-d /mnt/u")
+    fslib.unmount_and_check(guest, layout)
+
+
+@pytest.mark.parametrize("layout", ["ffs", "lfs"])
+def test_filling_the_disk_gives_every_block_back(guests, layout: str):
+    """Writes until ENOSPC through the single and double indirect blocks;
+    the error path truncates what did not arrive."""
+    g = guests.boot(sd1_sectors=32768)
+    fslib.make_fs(g, layout)
+    reltests(g, "-d /mnt -t fill", user="root")
+    fslib.unmount_and_check(g, layout)
+
+
+@pytest.mark.parametrize("layout", fslib.LAYOUTS)
+def test_a_bad_block_pointer_is_eio_and_one_line(guests, tmp_path: Path,
+                                                   layout: str):
+    """The root directory's first block pointer with its top byte
+    corrupted: a create must fail with EIO and the console say which
+    inode, once; it used to go on with the pointer (a negative cylinder
+    group in ffs_realloccg, a walk of zeros: 'mangled entry', EINVAL)."""
+    img = tmp_path / "damaged.img"
+    damage.make_case(layout, "root-db0-negative", img)
+    t = "-n -t lfs " if layout == "lfs" else ""     # no cleaner to look
+    g = guests.boot(sd1=img)
+    said = g.ok(f"mount {t}/dev/sd1a /mnt")
+    out, status = g.run("touch /mnt/x; touch /mnt/y")
+    said += out
+    assert status != 0 and "Input/output error" in out, out
+    assert said.count("block pointer") == 1, said
+    assert "mangled" not in said, said
+    g.ok("umount /mnt")
+
+
+@pytest.mark.parametrize("size", ["2g", "huge"])
+@pytest.mark.parametrize("layout", ["ffs", "lfs"])
+def test_a_directory_bigger_than_its_blocks_is_refused_once(
+        guests, tmp_path: Path, layout: str, size: str):
+    """A directory whose size on disk is 2^31 - 1 or 2^63 - 1 hung the
+    lookup, which walked the holes and said 'mangled entry' for every
+    512 bytes; now it is reported once and refused with EIO."""
+    img = tmp_path / "damaged.img"
+    damage.make_case(layout, f"dir-size-{size}", img)
+    t = "-n -t lfs " if layout == "lfs" else ""
+    g = guests.boot(sd1=img)
+    said = g.ok(f"mount {t}/dev/sd1a /mnt")
+    said += g.run("ls /mnt/a", timeout=60)[0]
+    for cmd in ("cat /mnt/a/frag", "ls /mnt/a/b", "touch /mnt/a/new",
+                "rmdir /mnt/a"):
+        out, status = g.run(cmd, timeout=60)
+        assert status != 0, f"{cmd}: {out}"
+        said += out
+    assert "Input/output error" in said, said
+    assert said.count("bad dir ino") == 1, said
+    assert "mangled" not in said, said
+    assert g.ok("ls /mnt/many | wc -l").split() == ["150"]
+    g.ok("umount /mnt")

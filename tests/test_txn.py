@@ -1,0 +1,94 @@
+"""Kernel transactions on BSD-LFS (thesis 5.2), from the guest.
+
+/usr/tests/txntests (tests/prog/txntests) checks what the four calls
+promise: abort and commit images per operation, isolation under strict
+two-phase locking, deadlock victims (rings and clumps), kill and exit
+inside a transaction, access outside one, the NO-STEAL limit and that no
+running transaction's page is written early.  The tests here add what a
+user sees around them: chflags, ls -lo, dumplfs, fsck_lfs, txnstat, and
+file systems that cannot protect a file.
+"""
+from __future__ import annotations
+
+import re
+
+import pexpect
+
+from tests import fslib
+from tests.guest import BUILD, TOP, free_port
+
+
+def test_txntests_all_pass_and_leave_a_consistent_file_system(guest):
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt")
+    stats = guest.ok("txnstat")
+    assert "steals 0" in stats, stats
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")
+    fslib.dumplfs_ok(guest)
+
+
+def test_protection_is_a_flag_lfs_keeps_and_ffs_refuses(guest):
+    guest.ok("echo data > /tmp/plain")
+    out, status = guest.run("chflags txn /tmp/plain")
+    assert status != 0 and "Operation not supported" in out, out
+    fslib.lfs(guest)
+    guest.ok("echo data > /mnt/f && chflags txn /mnt/f")
+    assert " txn " in guest.ok("ls -lo /mnt/f")
+    guest.ok("umount /mnt && mount -t lfs /dev/sd1a /mnt")
+    assert " txn " in guest.ok("ls -lo /mnt/f"), "the flag survives unmount"
+    assert guest.ok("cat /mnt/f").strip() == "data"
+    guest.ok("chflags notxn /mnt/f")
+    assert " txn " not in guest.ok("ls -lo /mnt/f")
+    guest.ok("chflags txn /mnt/f && umount /mnt")
+    assert "flags txn" in fslib.dumplfs_ok(guest)
+    out, status = guest.run("chflags bogus /mnt/f")
+    assert status != 0 and "no such flag" in out
+
+
+def test_gdb_txn_shows_the_locks_and_who_waits_for_whom(guests):
+    """At the moment a lock wait begins (txn_incycle), GDB's txn command
+    shows the holder's exclusive page lock, the waiter's request and the
+    edge between them."""
+    port = free_port()
+    g = guests.boot(gdb_port=port)
+    fslib.lfs(g)
+    gdb = pexpect.spawn("gdb", [
+        "-batch", "-nx",
+        "-ex", f"file {BUILD / 'kernel'}",
+        "-ex", f"target remote 127.0.0.1:{port}",
+        "-ex", f"source {TOP / 'qemu' / 'gdb_txn.py'}",
+        "-ex", "break txn_incycle",
+        "-ex", "continue",
+        "-ex", "txn",
+        "-ex", "delete",
+        "-ex", "detach"], encoding="utf-8", timeout=120)
+    gdb.expect("Breakpoint 1 at")
+    g.send("/usr/tests/txntests -d /mnt -t nocycle\n")
+    gdb.expect(pexpect.EOF)
+    out = gdb.before.replace("\r", "")
+    assert re.search(r"Breakpoint 1[.\d]*, .*txn_incycle", out), out
+    assert re.search(r"txn (\d+): running, pid \d+ txntests, 1 dirty pages\n"
+                     r"(?:.*\n)*?\s+held X ino \d+ page 0", out), out
+    m = re.search(r"txn (\d+): running, pid \d+ txntests, 1 dirty", out)
+    assert re.search(r"WAITS FOR S ino \d+ page 0\n\s+waits for txn "
+                     + m.group(1), out), out
+    g.expect(r"2 passed, 0 failed")
+
+
+def test_protection_survives_roll_forward(guests):
+    """chflags txn after the last checkpoint, made durable by fsync: after a
+    power cut, the mount rolls forward and the file is still protected.
+    (Commits across power cuts: the crash workload txn, tests/crash.)"""
+    g = guests.boot(kargs="syncinterval=0")
+    g.ok("newfs_lfs /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt"
+         " && sync")
+    g.ok("echo before > /mnt/f && chflags txn /mnt/f && fsync /mnt/f")
+    g.close()                               # the power goes off
+    g = guests.boot(kargs="syncinterval=0")
+    out = g.ok("mount -n -t lfs /dev/sd1a /mnt")
+    assert "rolled forward" in out, out
+    assert " txn " in g.ok("ls -lo /mnt/f")
+    assert g.ok("cat /mnt/f").strip() == "before"
+    g.ok("umount /mnt")
+    fslib.fsck_lfs_clean(g, "-n")
