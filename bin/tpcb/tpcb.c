@@ -3,8 +3,8 @@
  * check, and SCAN (5.3.3).
  *
  *	tpcb -i [-s tps] [-A accounts] [-T tellers] [-B branches]
- *	     [-f fill] [-p psize] DIR		make and load the database
- *	tpcb [-m none|user] [-n txns] [-r runs] [-w warmup] [-S seed]
+ *	     [-f fill] [-p psize] [-m kernel] DIR	make and load the database
+ *	tpcb [-m none|user|kernel] [-n txns] [-r runs] [-w warmup] [-S seed]
  *	     [-C pages] [-g group] [-L logdelay] [-W wait_ms] [-k ckpt_kb]
  *	     [-a every] [-u segs] [-H] [-v] DIR	run transactions
  *	tpcb -c DIR				check consistency
@@ -19,7 +19,8 @@
  * that branch at random (no remote branches: the thesis ran on one
  * machine), a delta of up to six digits either way; the account, teller
  * and branch balances each get the delta, and a history record (account,
- * teller, branch, delta, time) is appended.  Modes (-m):
+ * teller, branch, delta, time, and the transaction's number: one more
+ * than the last record's) is appended.  Modes (-m):
  *
  *	none	no transactions: the four updates and nothing else; pages go
  *		to the file system as the page cache replaces them, and at
@@ -27,15 +28,22 @@
  *	user	the user-level transaction manager (lib/libdb): page locks,
  *		the log forced at commit (-g, -L, -W: group commit; -k:
  *		checkpoint interval), abort by undo; db_recover after a crash.
- *
- * (The kernel-transaction mode of thesis figure 5-3 is another entry in
- * the modes table: begin = txn_begin(2); commit = write every dirty page
- * to the kernel (mpool_sync), then txn_commit(2); abort = txn_abort(2)
- * and drop the page caches; the same access methods, on chflags txn
- * files, with no log and no locks here.)
+ *	kernel	the kernel's transactions on BSD-LFS (thesis 5.2, figure
+ *		5-3): the same access methods on files marked chflags txn
+ *		(tpcb -i -m kernel marks them; a run marks any that are
+ *		not), with no log and no locks here.  txn_begin(2); the
+ *		updates; every dirty page written to the kernel (mpool_sync),
+ *		then txn_commit(2) forces them; the page caches are emptied
+ *		after every transaction, so the kernel's buffer cache is the
+ *		only one between transactions and every read takes the
+ *		kernel's page lock.  A deadlock victim (ETXNABORT) is
+ *		aborted and tried again.  Nothing to recover after a crash:
+ *		the LFS roll-forward is the recovery.
  *
  * A run first warms up: transactions, uncounted, until the account page
- * cache (-C pages, default 256) is full, then -w more, then with -u segs
+ * cache (-C pages, default 256) is full (kernel mode: -C transactions,
+ * each of which brings about one account page into the kernel's cache),
+ * then -w more, then with -u segs
  * until the file system's LFS cleaner has cleaned that many segments (its
  * steady state: twice the segments of the disk, say); then -r runs of
  * -n transactions, each timed:
@@ -45,15 +53,18 @@
  * On an LFS the kernel's counters (and lfs_cleanerd's, when it runs)
  * are printed before the first run and after each run ("tpcb lfs ...").
  * -a every: every such transaction is aborted after its account and
- * teller updates (user mode).  -H: after each commit the log makes
- * durable, print "ACK n" (n: commits durable so far) and wait for a line
- * on the standard input (the crash tests' handshake).  -v: a line every
- * 100 transactions, as the thesis' benchmark printed.  The last line is
- * "tpcb done: C committed, A aborted, ...".
+ * teller updates (user and kernel mode).  -H: after each commit the log
+ * (kernel mode: txn_commit) makes durable, print "ACK n" (n: commits
+ * durable so far) and wait for a line on the standard input (the crash
+ * tests' handshake).  -v: a line every 100 transactions, as the thesis'
+ * benchmark printed.  The last line is "tpcb done: C committed, A
+ * aborted, D durable, R retried" (R: deadlock victims tried again).
  */
 #include <sys/types.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/txn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -80,10 +91,15 @@ struct mode {
 	int	(*abort)(struct tpcb *);
 	u_int64_t (*durable)(struct tpcb *);
 	int	(*close)(struct tpcb *);
+	void	(*stats)(struct tpcb *);	/* at the end of a run */
+	int	keepcache;	/* the page caches outlive a transaction */
 };
 
 static struct tp_txn *cur;		/* user mode: the running transaction */
-static u_int64_t committed;
+static int kintxn;			/* kernel mode: txn_begin'd, not ended */
+static u_int64_t committed, retried;
+static const char *const files[] = { "account", "teller", "branch",
+	"history" };
 
 static int
 none_open(struct tpcb *db, const struct opts *o)
@@ -149,11 +165,157 @@ user_close(struct tpcb *db)
 	return db->env != NULL ? tp_close(db->env) : 0;
 }
 
+static void
+user_stats(struct tpcb *db)
+{
+	struct tp_stat ts;
+
+	tp_stat(db->env, &ts);
+	printf("tpcb log: %llu forces, %llu records, %llu KB, %llu "
+	    "checkpoints, %llu forced by page writes\n",
+	    (unsigned long long)ts.forces, (unsigned long long)ts.records,
+	    (unsigned long long)ts.logbytes / 1024,
+	    (unsigned long long)ts.ckpts, (unsigned long long)ts.walforces);
+}
+
+/* Mark the database's files transaction-protected (chflags txn). */
+static int
+protect(const char *dir)
+{
+	char path[1024];
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
+		if (stat(path, &st) < 0)
+			return -1;
+		if ((st.st_flags & UF_TXN) == 0 &&
+		    chflags(path, st.st_flags | UF_TXN) < 0) {
+			if (errno == EOPNOTSUPP)
+				fprintf(stderr, "tpcb: %s: kernel transactions "
+				    "need BSD-LFS (chflags txn is not supported "
+				    "on this file system)\n", path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The page caches of the four files. */
+static int
+caches(struct tpcb *db, struct mpool **mp)
+{
+	mp[0] = bt_mpool(db->account);
+	mp[1] = bt_mpool(db->teller);
+	mp[2] = bt_mpool(db->branch);
+	mp[3] = rec_mpool(db->history);
+	return 4;
+}
+
+/* FORCE: every page the transaction changed goes to the kernel. */
+static int
+caches_write(struct tpcb *db)
+{
+	struct mpool *mp[4];
+	int i, n = caches(db, mp);
+
+	for (i = 0; i < n; i++)
+		if (mpool_sync(mp[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static void
+caches_empty(struct tpcb *db)
+{
+	struct mpool *mp[4];
+	int i, n = caches(db, mp);
+
+	for (i = 0; i < n; i++)
+		mpool_discard(mp[i]);
+}
+
+static int
+kernel_open(struct tpcb *db, const struct opts *o)
+{
+	(void)o;
+	return protect(db->dir);
+}
+
+static int
+kernel_begin(struct tpcb *db)
+{
+	(void)db;
+	if (txn_begin() < 0)
+		return -1;
+	kintxn = 1;
+	return 0;
+}
+
+/*
+ * The pages must be in the kernel before txn_commit(2), which forces
+ * what the transaction wrote and nothing else.  A failed write leaves
+ * the transaction running (the caller aborts it); txn_commit ends it
+ * either way.
+ */
+static int
+kernel_commit(struct tpcb *db)
+{
+	int rv;
+
+	if (caches_write(db) < 0)
+		return -1;
+	kintxn = 0;
+	rv = txn_commit();	/* COMMIT POINT: returns when it is on disk */
+	caches_empty(db);
+	return rv;
+}
+
+/*
+ * The changes go to the kernel first, so that txn_abort(2) has pages of
+ * its own to throw away (-a tests the kernel's undo, not our cache); a
+ * deadlock victim's writes fail, and it has been undone already.  Our
+ * pages may hold what was thrown away: they go too.
+ */
+static int
+kernel_abort(struct tpcb *db)
+{
+	int rv = 0;
+
+	if (kintxn) {
+		if (caches_write(db) < 0 && errno != ETXNABORT)
+			rv = -1;
+		if (txn_abort() < 0)
+			rv = -1;
+		kintxn = 0;
+	}
+	caches_empty(db);
+	return rv;
+}
+
+/* The kernel's counters (txnstat): for all processes, since boot. */
+static void
+kernel_stats(struct tpcb *db)
+{
+	struct txnstats ks;
+
+	(void)db;
+	if (txnstats(&ks, 0) < 0)
+		return;
+	printf("tpcb kernel txns: %u commits, %u aborts, %u victims, %u lock "
+	    "waits, %u group commits, %u pages forced, %u steals\n",
+	    ks.commits, ks.aborts, ks.victims, ks.waits, ks.groups,
+	    ks.pages_forced, ks.steals);
+}
+
 static const struct mode modes[] = {
 	{ "none", none_open, none_nop, none_nop, NULL, none_durable,
-	    none_nop },
+	    none_nop, NULL, 1 },
 	{ "user", user_open, user_begin, user_commit, user_abort,
-	    user_durable, user_close },
+	    user_durable, user_close, user_stats, 1 },
+	{ "kernel", kernel_open, kernel_begin, kernel_commit, kernel_abort,
+	    none_durable, none_nop, kernel_stats, 0 },
 };
 
 long long
@@ -190,8 +352,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: tpcb -i [-s tps] [-A accounts] [-T tellers] "
-	    "[-B branches] [-f fill] [-p psize] dir\n"
-	    "       tpcb [-m none|user] [-n txns] [-r runs] [-w warmup] "
+	    "[-B branches] [-f fill] [-p psize] [-m kernel] dir\n"
+	    "       tpcb [-m none|user|kernel] [-n txns] [-r runs] [-w warmup] "
 	    "[-S seed] [-C pages]\n"
 	    "            [-g group] [-L logdelay] [-W wait_ms] [-k ckpt_kb] "
 	    "[-a every] [-u segs] [-Hv] dir\n"
@@ -252,44 +414,80 @@ update(struct btree *bt, u_int32_t id, int32_t delta)
 	return bt_put(bt, &k, &d, 0);
 }
 
+/* The last history record's transaction number (0: none yet). */
+static int
+lasttxn(struct tpcb *db, u_int32_t *n)
+{
+	struct hist h;
+	u_int32_t nh;
+
+	*n = 0;
+	if (rec_count(db->history, &nh) < 0 ||
+	    (nh > 0 && rec_get(db->history, nh, &h) != 0))
+		return -1;
+	if (nh > 0)
+		*n = h.txn;
+	return 0;
+}
+
 /*
- * One transaction, number n.  Returns 1 if it committed, 0 if it was
- * aborted (-a), -1 on an error.
+ * One try at transaction n, whose rows and delta h holds: 1 if it
+ * committed, 0 if it was aborted (-a), -1 on an error.  Its number in
+ * the history is the last record's plus one, read in the transaction,
+ * so that the history is in commit order whoever else is running.
+ */
+static int
+attempt(struct tpcb *db, const struct mode *m, const struct opts *o,
+    u_int32_t n, struct hist *h)
+{
+	if (m->begin(db) < 0 || update(db->account, h->account, h->delta) < 0 ||
+	    update(db->teller, h->teller, h->delta) < 0)
+		return -1;
+	if (o->abortevery && n % o->abortevery == 0)
+		return m->abort(db) < 0 ? -1 : 0;
+	if (update(db->branch, h->branch, h->delta) < 0 ||
+	    lasttxn(db, &h->txn) < 0)
+		return -1;
+	h->txn++;
+	h->time = (u_int32_t)time(NULL);
+	if (rec_append(db->history, h, NULL) < 0 || m->commit(db) < 0)
+		return -1;
+	return 1;
+}
+
+/*
+ * Transaction n: a teller, its branch, an account of the branch and a
+ * delta at random.  A deadlock victim (ETXNABORT: kernel mode with
+ * other processes) is ended and tried again with the same rows.
  */
 static int
 transaction(struct tpcb *db, const struct mode *m, const struct opts *o,
     u_int32_t n)
 {
 	const struct scale *sc = &db->sc;
-	u_int32_t teller = rnd(sc->tellers), branch, lo, hi, account;
-	int32_t delta = (int32_t)rnd(1999999) - 999999;
+	u_int32_t lo, hi;
 	struct hist h;
+	int rv;
 
-	branch = (u_int32_t)((u_int64_t)teller * sc->branches / sc->tellers);
-	lo = (u_int32_t)(((u_int64_t)branch * sc->accounts + sc->branches - 1) /
-	    sc->branches);
-	hi = (u_int32_t)(((u_int64_t)(branch + 1) * sc->accounts +
-	    sc->branches - 1) / sc->branches);
-	account = lo + rnd(hi - lo);
-	if (m->begin(db) < 0 || update(db->account, account, delta) < 0 ||
-	    update(db->teller, teller, delta) < 0)
-		return -1;
-	if (o->abortevery && n % o->abortevery == 0)
-		return m->abort(db) < 0 ? -1 : 0;
-	if (update(db->branch, branch, delta) < 0)
-		return -1;
 	memset(&h, 0, sizeof(h));
-	h.txn = n;
-	h.account = account;
-	h.teller = teller;
-	h.branch = branch;
-	h.delta = delta;
-	h.time = (u_int32_t)time(NULL);
+	h.teller = rnd(sc->tellers);
+	h.delta = (int32_t)rnd(1999999) - 999999;
+	h.branch = (u_int32_t)((u_int64_t)h.teller * sc->branches /
+	    sc->tellers);
+	lo = (u_int32_t)(((u_int64_t)h.branch * sc->accounts +
+	    sc->branches - 1) / sc->branches);
+	hi = (u_int32_t)(((u_int64_t)(h.branch + 1) * sc->accounts +
+	    sc->branches - 1) / sc->branches);
+	h.account = lo + rnd(hi - lo);
 	memset(h.filler, 'h', sizeof(h.filler));
-	if (rec_append(db->history, &h, NULL) < 0 || m->commit(db) < 0)
-		return -1;
-	committed++;
-	return 1;
+	while ((rv = attempt(db, m, o, n, &h)) < 0 && errno == ETXNABORT &&
+	    m->abort != NULL) {
+		retried++;
+		if (m->abort(db) < 0)
+			return -1;
+	}
+	committed += rv == 1;
+	return rv;
 }
 
 /* The LFS counters that matter to TPC-B, if DIR is on an LFS. */
@@ -340,22 +538,6 @@ lfsnow(const char *dir, struct lfs_stats *st)
 	    lfsstats(&sfs.f_fsid, st, 0) == 0;
 }
 
-/* Transactions are numbered on from the last one in the history. */
-static int
-lasttxn(struct tpcb *db, u_int32_t *n)
-{
-	struct hist h;
-	u_int32_t nh;
-
-	*n = 0;
-	if (rec_count(db->history, &nh) < 0 ||
-	    (nh > 0 && rec_get(db->history, nh, &h) != 0))
-		return -1;
-	if (nh > 0)
-		*n = h.txn;
-	return 0;
-}
-
 static int
 runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 {
@@ -388,14 +570,15 @@ runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 		goto fail;
 	n0 = n;
 	/*
-	 * Warm up: the account page cache full (or holding the whole file),
-	 * -w more, then the cleaner.
+	 * Warm up: the account page cache full (or holding the whole file;
+	 * kernel mode: as many transactions as it has pages, for the
+	 * kernel's cache), -w more, then the cleaner.
 	 */
 	t0 = now_us();
 	for (full = bt_npages(db->account);; ) {
 		mpool_stat(bt_mpool(db->account), &ms);
-		if (ms.cached >= ms.max || ms.cached >= full ||
-		    n - n0 >= 4 * ms.max)
+		if (m->keepcache ? ms.cached >= ms.max || ms.cached >= full ||
+		    n - n0 >= 4 * ms.max : n - n0 >= ms.max)
 			break;
 		ONE();
 	}
@@ -427,26 +610,16 @@ runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 		fflush(stdout);
 	}
 #undef ONE
-	if (db->env != NULL) {
-		struct tp_stat ts;
-
-		tp_stat(db->env, &ts);
-		printf("tpcb log: %llu forces, %llu records, %llu KB, %llu "
-		    "checkpoints, %llu forced by page writes\n",
-		    (unsigned long long)ts.forces,
-		    (unsigned long long)ts.records,
-		    (unsigned long long)ts.logbytes / 1024,
-		    (unsigned long long)ts.ckpts,
-		    (unsigned long long)ts.walforces);
-	}
+	if (m->stats != NULL)
+		m->stats(db);
 	mpool_stat(bt_mpool(db->account), &ms);
 	printf("tpcb account cache: %llu gets, %llu hits, %llu reads, %llu "
 	    "writes\n", (unsigned long long)ms.gets,
 	    (unsigned long long)ms.hits, (unsigned long long)ms.reads,
 	    (unsigned long long)ms.writes);
-	printf("tpcb done: %llu committed, %u aborted, %llu durable\n",
-	    (unsigned long long)committed, aborted,
-	    (unsigned long long)m->durable(db));
+	printf("tpcb done: %llu committed, %u aborted, %llu durable, %llu "
+	    "retried\n", (unsigned long long)committed, aborted,
+	    (unsigned long long)m->durable(db), (unsigned long long)retried);
 	return 0;
 fail:
 	fprintf(stderr, "tpcb: transaction %u: %s\n", n, strerror(errno));
@@ -579,6 +752,10 @@ main(int argc, char *argv[])
 		    sc.accounts < sc.branches || fill < 1 || fill > 100)
 			usage();
 		rv = load(db.dir, &sc, fill, psize);
+		if (rv == 0 && m->open == kernel_open &&
+		    (rv = protect(db.dir)) == 0)
+			printf("tpcb: the files are transaction-protected "
+			    "(chflags txn)\n");
 		break;
 	case 'c':
 		rv = check(db.dir);
@@ -591,7 +768,7 @@ main(int argc, char *argv[])
 	default:
 		if ((o.abortevery || o.handshake) && m->abort == NULL) {
 			fprintf(stderr, "tpcb: -a and -H need transactions "
-			    "(-m user)\n");
+			    "(-m user or -m kernel)\n");
 			return 2;
 		}
 		rngstate = o.seed * 2654435761u + 1;

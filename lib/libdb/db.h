@@ -33,8 +33,9 @@
  * to a page is logged as the before- and after-image of the bytes that
  * changed.  Outside a transaction access is neither locked nor logged.
  * The calls are tp_* (LIBTP's "transaction processing") because txn_*
- * are the kernel's transactions (sys/txn.h, thesis 5.2), which the same
- * program may call too.
+ * are the kernel's transactions (sys/txn.h, thesis 5.2), which a
+ * program may use instead: tpcb -m kernel opens its files with no
+ * environment and brackets them with txn_begin(2) and txn_commit(2).
  */
 #ifndef _LIBDB_DB_H_
 #define _LIBDB_DB_H_
@@ -125,6 +126,17 @@ u_int32_t rec_reclen(struct recno *);
 struct mpool *rec_mpool(struct recno *);
 
 void	 mpool_stat(struct mpool *, struct mpool_stat *);
+
+/*
+ * For a caller whose transactions are the kernel's (figure 5-3): at
+ * commit every dirty page must be in the file before txn_commit(2)
+ * forces it, so mpool_sync writes them (write(2), no fsync); after
+ * txn_abort(2) the cache may hold what the kernel threw away, and after
+ * a commit other processes may change the pages, so mpool_discard drops
+ * every unpinned page, dirty or not.
+ */
+int	 mpool_sync(struct mpool *);
+void	 mpool_discard(struct mpool *);
 
 /*
  * The transaction environment: a directory holding the log ("log") and

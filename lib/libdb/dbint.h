@@ -86,7 +86,6 @@ struct bpage;
 struct mpool {
 	int	  fd;
 	u_int32_t psize;
-	u_int32_t fpages;	/* pages the file holds (its size / psize) */
 	u_int32_t max, ncached;
 	struct bpage **hash;
 	u_int32_t nhash;
@@ -102,7 +101,6 @@ struct mpool {
 struct mpool *mpool_open(int, u_int32_t, u_int32_t);
 void	*mpool_get(struct mpool *, u_int32_t, int);
 int	 mpool_put(struct mpool *, void *, int);
-int	 mpool_sync(struct mpool *);
 int	 mpool_close(struct mpool *);
 
 /* The transaction manager's side of the seam (txn.c, txn_log.c). */

@@ -14,7 +14,9 @@
  * after the log holds everything it depends on: tp_walflush forces the
  * log up to the page's lsn first (write-ahead logging).  The page gets
  * its checksum on the way out, and is checked on the way in, by the
- * checksum and then by the access method's pgin hook.
+ * checksum and then by the access method's pgin hook.  mpool_discard
+ * forgets every unpinned page, for a caller whose file changed behind
+ * the cache (the kernel aborted its transaction: tpcb -m kernel).
  *
  * In a transaction (the environment's current one) every get locks the
  * page, and the first write pin keeps a copy of it; when the last pin
@@ -46,7 +48,6 @@ struct mpool *
 mpool_open(int fd, u_int32_t psize, u_int32_t max)
 {
 	struct mpool *mp;
-	off_t end;
 
 	if ((mp = calloc(1, sizeof(*mp))) == NULL)
 		return NULL;
@@ -59,12 +60,6 @@ mpool_open(int fd, u_int32_t psize, u_int32_t max)
 		free(mp);
 		return NULL;
 	}
-	if ((end = lseek(fd, 0, SEEK_END)) < 0) {
-		free(mp->hash);
-		free(mp);
-		return NULL;
-	}
-	mp->fpages = (u_int32_t)((end + psize - 1) / psize);
 	mp->st.max = mp->max;
 	return mp;
 }
@@ -139,26 +134,27 @@ pagewrite(struct mpool *mp, struct bpage *bp)
 			errno = EIO;
 		return -1;
 	}
-	if (bp->pgno >= mp->fpages)
-		mp->fpages = bp->pgno + 1;
 	bp->dirty = 0;
 	mp->st.writes++;
 	return 0;
 }
 
+/*
+ * Read one page; past the end of the file it is zeros.  The file's size
+ * is the kernel's to say, every time: another process may have grown it
+ * (kernel transactions, where this cache is emptied between them).
+ */
 static int
 pageread(struct mpool *mp, struct bpage *bp)
 {
 	void *page = PAGE(bp);
 	off_t off = (off_t)bp->pgno * mp->psize;
-	ssize_t n = 0;
+	ssize_t n;
 
-	if (bp->pgno < mp->fpages) {
-		if (lseek(mp->fd, off, SEEK_SET) != off ||
-		    (n = read(mp->fd, page, mp->psize)) < 0)
-			return -1;
-		mp->st.reads++;
-	}
+	if (lseek(mp->fd, off, SEEK_SET) != off ||
+	    (n = read(mp->fd, page, mp->psize)) < 0)
+		return -1;
+	mp->st.reads++;
 	memset((char *)page + n, 0, mp->psize - n);
 	return 0;
 }
@@ -296,6 +292,24 @@ mpool_sync(struct mpool *mp)
 		rv = pagewrite(mp, v[i]);
 	free(v);
 	return rv;
+}
+
+/* Forget every unpinned page, dirty or not: the file changed behind us. */
+void
+mpool_discard(struct mpool *mp)
+{
+	struct bpage *bp, *next;
+
+	for (bp = mp->lru; bp != NULL; bp = next) {
+		next = bp->next;
+		if (bp->pins > 0)
+			continue;
+		lru_remove(mp, bp);
+		hash_remove(mp, bp);
+		free(bp->snap);
+		free(bp);
+		mp->ncached--;
+	}
 }
 
 /* Write what is dirty and free the cache; the file stays open. */

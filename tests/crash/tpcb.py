@@ -4,7 +4,7 @@ and the database must be consistent and hold every acknowledged transaction.
 The record run (one guest, the scratch disk logging every write):
 
     newfs_lfs; mount; tpcb -i (a small database); umount; mount   the baseline
-    tpcb -H ...      after each commit the log makes durable it prints "ACK n"
+    tpcb -H ...      after each commit that is durable it prints "ACK n"
                      (n commits durable) and waits while the host counts the
                      writes the disk has received: from that write on, n
                      commits must survive
@@ -14,17 +14,25 @@ Each crash point N (the disk after writes 1..N; a torn point has only half of
 write N) is booted and
 
     mount -n -t lfs /dev/sd1a /mnt     LFS rolls its log forward
-    db_recover /mnt/db                 the user-level manager's recovery
+    db_recover /mnt/db                 the user-level manager's recovery (user)
     tpcb -c /mnt/db                    consistent: every balance equals the sum
                                        of its history records' deltas; H records
     fsck_lfs -n /dev/rsd1a             the file system itself: 0 problems
 
 and the point passes if the check says consistent and ACKED(N) <= H <= the
-commits the run made.  Small caches make the run steal pages (write dirty pages
-of running transactions, after the log: WAL), a small checkpoint interval makes
-it checkpoint, and every seventh transaction aborts; so the points cover redo,
-undo, aborts and checkpoints cut anywhere.  The mode is a parameter: the modes
-with transactions each have their recovery step (MODES).
+commits the run made.  Every seventh transaction aborts.  The workloads are the
+modes with transactions (MODES):
+
+    tpcb-user    the user-level manager: small caches make the run steal pages
+                 (write dirty pages of running transactions, after the log:
+                 WAL), a small checkpoint interval makes it checkpoint; so the
+                 points cover redo, undo, aborts and checkpoints cut anywhere
+    tpcb-kernel  the kernel's transactions (thesis 5.2) on files marked chflags
+                 txn: each commit is one segment write, its pages forced and
+                 nothing else; an abort hands its pages to the kernel first,
+                 which must never write them.  The roll-forward alone recovers:
+                 a commit whose last partial segment did not reach the disk is
+                 not applied (SS_TXN | SS_CONT), so it is wholly absent
 """
 from __future__ import annotations
 
@@ -37,7 +45,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from qemu import disk
-from tests.crash.points import Replayer
+from tests.crash.points import ROLLED, Replayer
 from tests.crash.record import count_writes
 from tests.guest import Guest, GuestError
 
@@ -45,8 +53,10 @@ SD1_SECTORS = 32768
 KARGS = "syncinterval=0"
 SCALE = "-A 2000 -T 10 -B 1"
 TXNS = 60
-# mode -> (tpcb options, the recovery command after the mount, or None)
-MODES = {"user": ("-m user -C 16 -k 24 -a 7", "db_recover /mnt/db")}
+# mode -> (tpcb -i options, tpcb run options, the recovery command after the
+# mount, or None)
+MODES = {"user": ("", "-m user -C 16 -k 24 -a 7", "db_recover /mnt/db"),
+         "kernel": ("-m kernel", "-m kernel -C 16 -a 7", None)}
 WORKLOADS = tuple(f"tpcb-{mode}" for mode in MODES)   # make crashtest -w NAME
 CHECK = re.compile(r"history (\d+) records")
 RECOVERED = re.compile(r"redone \((\d+) changes\), \d+ unfinished undone \((\d+) changes\)")
@@ -79,10 +89,10 @@ def record(workdir: Path, mode: str) -> TpcbRecording:
         g.boot()
         g.ok("newfs_lfs -s 262144 /dev/rsd1a > /dev/null", timeout=STEP_TIMEOUT)
         g.ok("mount -n -t lfs /dev/sd1a /mnt")
-        g.ok(f"tpcb -i {SCALE} /mnt/db", timeout=STEP_TIMEOUT)
+        g.ok(f"tpcb -i {MODES[mode][0]} {SCALE} /mnt/db", timeout=STEP_TIMEOUT)
         g.ok("umount /mnt && mount -n -t lfs /dev/sd1a /mnt")
         rec.baseline = count_writes(log)
-        g.send(f"tpcb {MODES[mode][0]} -n {TXNS} -H /mnt/db; echo __RUN__$?\n")
+        g.send(f"tpcb {MODES[mode][1]} -n {TXNS} -H /mnt/db; echo __RUN__$?\n")
         while g.expect([r"\nACK (\d+)\r*\n", r"__RUN__(\d+)\r*\n# "], STEP_TIMEOUT * 5) == 0:
             rec.acks.append((int(g.child.match.group(1)), count_writes(log)))
             g.send("\n")
@@ -108,6 +118,7 @@ class TpcbPoint:
     history: Optional[int] = None
     redone: int = 0            # changes db_recover applied forward
     undone: int = 0            # ... and backward
+    rolled: int = 0            # partial segments the mount rolled forward
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
     image: Optional[Path] = None
@@ -154,7 +165,9 @@ def _inspect(g: Guest, rec: TpcbRecording, res: TpcbPoint) -> None:
     if status != 0:
         res.problems.append(f"mount failed: {out.strip()}")
         return
-    recover = MODES[rec.mode][1]
+    if (m := ROLLED.search(out)) is not None:
+        res.rolled = int(m.group(1))
+    recover = MODES[rec.mode][2]
     if recover is not None:
         out, status = g.run(recover, STEP_TIMEOUT)
         if status != 0:
@@ -231,8 +244,11 @@ def summary(mode: str, results: list[TpcbPoint]) -> str:
     good = sum(r.ok for r in results)
     secs = sum(r.seconds for r in results)
     torn = sum(r.tear is not None for r in results)
+    rolled = sum(r.rolled > 0 for r in results)
     redo = sum(r.redone > 0 for r in results)
     undo = sum(r.undone > 0 for r in results)
+    recovery = (f"db_recover redid work at {redo} and undid work at {undo}; "
+                if MODES[mode][2] else "")
     return (f"tpcb-{mode}: crash points: {len(results)} tested, {good} recovered "
-            f"correctly ({torn} torn; recovery redid work at {redo} and undid "
-            f"work at {undo}; {secs / max(len(results), 1):.2f} s per point)")
+            f"correctly ({torn} torn; the mount rolled forward at {rolled}; "
+            f"{recovery}{secs / max(len(results), 1):.2f} s per point)")
