@@ -1,8 +1,10 @@
 """TPC-B as thesis table 7-9, and SCAN (thesis 5.3.3): the user-level
-transaction manager (lib/libdb, bin/tpcb) on FFS, EFS and BSD-LFS.
+transaction manager (lib/libdb, bin/tpcb) on FFS, EFS and BSD-LFS, and the
+kernel's transactions on BSD-LFS (thesis 5.2, figure 5-3).
 
-    python3 -m bench.tpcb [--profile hp97560] [--scale 1] [--runs 5] [--txns 300]
-        [--scan-txns 2000] [--configs FFS,EFS,...] [--thesis] [--out build/bench]
+    python3 -m bench.tpcb [--profile hp97560] [--scale 1] [--runs 3] [--txns 200]
+        [--scan-txns 500] [--clean-passes 1] [--configs FFS,EFS,...] [--thesis]
+        [--out build/bench]
 
 The guest has 16 MB of memory, as the thesis' HP 9000/380 had (the kernel's
 buffer cache is a tenth of it; tpcb's account page cache is 1 MB).  For each
@@ -10,13 +12,14 @@ configuration it makes a file system at the start of sd1, loads the database
 (tpcb -i: SCALE TPS of TPC-B, 100,000 accounts, 10 tellers and 1 branch per
 TPS, account leaves half full as in the thesis), and runs
 
-    tpcb -m user -r RUNS -n TXNS [-u SEGS]
+    tpcb -m user -r RUNS -n TXNS [-u SEGS]        (-m kernel: LFS-K...)
 
-which warms up (uncounted) until its page cache is full, and with -u until
-the LFS cleaner has cleaned twice as many segments as the partition has (its
-steady state: TPS falls for as long as the cleaner is still finding the
-segments the load left nearly empty), then times RUNS runs of TXNS
-transactions.  The configurations:
+which warms up (uncounted) until its page cache is full (kernel mode: as
+many transactions as that cache has pages), and with -u until
+the LFS cleaner has cleaned --clean-passes times as many segments as the
+partition has (its steady state: TPS falls for as long as the cleaner is
+still finding the segments the load left nearly empty; 1 by default, 2 with
+--thesis), then times RUNS runs of TXNS transactions.  The configurations:
 
   FFS       newfs: 4 KB blocks, rotdelay 4 ms, maxcontig 1
   EFS       newfs -E: 64 KB clusters, no rotdelay
@@ -25,6 +28,17 @@ transactions.  The configurations:
             "LFS (no cleaner)", performance before the cleaner has to run
   LFS-C1M   newfs_lfs, the cleaner running, the disk "80% full"
   LFS-C256K the same with 256 KB segments
+  LFS-K     as LFS, with kernel transactions: tpcb -i -m kernel marks the
+            files chflags txn, tpcb -m kernel writes each transaction's
+            pages to the kernel and calls txn_commit(2); no log, no
+            user-level locks, and no page cache of its own between
+            transactions (the kernel's buffer cache is the cache)
+  LFS-KC1M  as LFS-C1M (the cleaner, 80% full), with kernel transactions;
+            not in the default --configs (it alone takes 8 minutes)
+
+The thesis gives no number for kernel transactions: figure 5-6 (Sprite,
+RZ55) shows them as bars beside the user-level manager's 13.6 TPS on LFS,
+ahead of it by exactly the cost of the user-level semaphore system calls.
 
 "80% full": the partition is sized so that df says 80% right after the load
 on LFS (its 10% minfree and two reserved segments make that about 66% of the
@@ -65,11 +79,14 @@ from tests.guest import Guest
 
 MEM = 16
 # Thesis table 7-9: TPS and elapsed seconds (s.d. %) for 1,000 transactions.
+# Kernel transactions: no figure in the thesis (figure 5-6 is bars only).
 THESIS = {"FFS": (14.2, 70.23, 1.0), "EFS": (16.8, 59.51, 2.1),
           "LFS": (19.3, 51.75, 0.6), "LFS-C1M": (11.6, 85.86, 5.3),
-          "LFS-C256K": (12.4, 80.72, 1.8)}
-CONFIGS = ("FFS", "EFS", "LFS", "LFS-C1M", "LFS-C256K")
+          "LFS-C256K": (12.4, 80.72, 1.8), "LFS-K": None, "LFS-KC1M": None}
+CONFIGS = ("FFS", "EFS", "LFS", "LFS-C1M", "LFS-C256K", "LFS-K", "LFS-KC1M")
+DEFAULT_CONFIGS = CONFIGS[:-1]
 SCANNED = ("FFS", "EFS", "LFS")
+KERNEL = ("LFS-K", "LFS-KC1M")   # tpcb -m kernel
 # Sectors per TPS of scale: the "80% full" partition (df 80% on LFS after
 # the load of 22.3 MB per TPS), and what one transaction writes on LFS
 # without a cleaner (about 7 blocks), with room to spare.
@@ -83,6 +100,9 @@ LFSLINE = re.compile(r"^tpcb lfs (.*)$", re.M)
 LOADED = re.compile(r"account: (\d+) rows in (\d+) pages")
 SCAN = re.compile(r"tpcb scan records (\d+) pages (\d+) usecs (\d+)")
 DONE = re.compile(r"tpcb done: (\d+) committed")
+KTXN = re.compile(r"tpcb kernel txns: (\d+) commits, (\d+) aborts, (\d+) victims, "
+                  r"(\d+) lock waits, (\d+) group commits, (\d+) pages forced, "
+                  r"(\d+) steals")
 
 
 @dataclass
@@ -99,6 +119,8 @@ class Result:
     n_scan: int = 0
     seconds: float = 0.0
     runs_txns: list[int] = field(default_factory=list)
+    forced: float = 0.0             # kernel mode: pages forced per commit
+    steals: int = 0                 # ... running transactions' pages written
 
     @property
     def mean(self) -> float:
@@ -129,18 +151,18 @@ def lfsline(text: str) -> dict[str, int]:
     return {w[i]: int(w[i + 1]) for i in range(0, len(w) - 1, 2)}
 
 
-def setup(name: str, sectors: int) -> tuple[str, str, str]:
+def setup(name: str, sectors: int, passes: int) -> tuple[str, str, str]:
     """(newfs, mount, tpcb options) of a configuration."""
     if name == "FFS":
         return f"newfs -s {sectors} /dev/rsd1a", "mount /dev/sd1a /mnt", ""
     if name == "EFS":
         return f"newfs -E -s {sectors} /dev/rsd1a", "mount /dev/sd1a /mnt", ""
-    if name == "LFS":
+    if name in ("LFS", "LFS-K"):
         return f"newfs_lfs -S {sectors} /dev/rsd1a", "mount -n -t lfs /dev/sd1a /mnt", ""
-    segbytes = 1 << 20 if name == "LFS-C1M" else 1 << 18
-    seg = "" if name == "LFS-C1M" else f"-s {segbytes} "
+    segbytes = 1 << 18 if name == "LFS-C256K" else 1 << 20
+    seg = "" if segbytes == 1 << 20 else f"-s {segbytes} "
     return (f"newfs_lfs {seg}-S {sectors} /dev/rsd1a", "mount -t lfs /dev/sd1a /mnt",
-            f"-u {2 * sectors * 512 // segbytes}")
+            f"-u {passes * sectors * 512 // segbytes}")
 
 
 def scan(g: Guest, mount: str, timeout: float) -> float:
@@ -154,15 +176,17 @@ def scan(g: Guest, mount: str, timeout: float) -> float:
 def measure(g: Guest, name: str, args: argparse.Namespace, log) -> Result:
     t0 = time.monotonic()
     sectors = args.scale * PART_PER_TPS
-    if name == "LFS":
+    if name in ("LFS", "LFS-K"):
         total = WARMUP_TXNS + args.runs * args.txns + args.scan_txns
         sectors = min(sectors + total * LFS_SECTORS_PER_TXN, DISK_SECTORS)
     res = Result(name, sectors=sectors)
-    newfs, mount, opts = setup(name, sectors)
+    newfs, mount, opts = setup(name, sectors, args.clean_passes)
+    mode = "-m kernel" if name in KERNEL else "-m user"
     long = 3600 * max(1, args.scale)
     g.ok(f"{newfs} > /dev/null", timeout=long)
     g.ok(mount)
-    out = g.ok(f"tpcb -i -s {args.scale} /mnt/db", timeout=long)
+    load = "-m kernel " if name in KERNEL else ""
+    out = g.ok(f"tpcb -i {load}-s {args.scale} /mnt/db", timeout=long)
     m = LOADED.search(out)
     res.account_pages = int(m.group(2)) if m else 0
     res.df = g.ok("df /mnt").strip().split("\n")[-1]
@@ -170,7 +194,7 @@ def measure(g: Guest, name: str, args: argparse.Namespace, log) -> Result:
     if name in SCANNED:
         res.scan0 = scan(g, mount, long)
         log(f"  {name}: scan after the load {res.scan0:.1f} s")
-    out = g.ok(f"tpcb -m user -r {args.runs} -n {args.txns} {opts} /mnt/db",
+    out = g.ok(f"tpcb {mode} -r {args.runs} -n {args.txns} {opts} /mnt/db",
                timeout=long * 4)
     m = WARM.search(out)
     res.warm = int(m.group(1)) if m else 0
@@ -180,6 +204,9 @@ def measure(g: Guest, name: str, args: argparse.Namespace, log) -> Result:
     res.lfs = [lfsline(m.group(1)) for m in LFSLINE.finditer(out)]
     done = DONE.search(out)
     res.n_scan = int(done.group(1)) if done else 0
+    if (k := KTXN.search(out)) is not None:
+        res.forced = int(k.group(6)) / max(int(k.group(5)), 1)
+        res.steals = int(k.group(7))
     log(f"  {name}: {' '.join(f'{t:.2f}' for t in res.tps)} TPS after "
         f"{res.warm} warm-up transactions")
     if name in SCANNED:
@@ -224,7 +251,7 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
         f"scale {args.scale} TPS: {100000 * args.scale:,} accounts, {10 * args.scale} "
         f"tellers, {args.scale} branches; account relation {any_r.account_pages} "
         f"pages ({any_r.account_pages * 4 // 1024} MB); guest memory {MEM} MB; "
-        f"user-level transactions (tpcb -m user)",
+        f"user-level transactions (tpcb -m user), LFS-K*: the kernel's (tpcb -m kernel)",
         f"{args.runs} runs of {args.txns} transactions after warm-up; thesis: 10 runs "
         f"of 1,000, 1,000,000 accounts (237 MB)",
         "",
@@ -235,17 +262,29 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
     for name, r in res.items():
         t = THESIS[name]
         el = 1000 / r.mean
+        thesis = (f"{t[0]:10.1f} {t[1]:9.2f}s {t[2]:5.1f}%  {r.mean / t[0]:6.2f}x"
+                  if t else f"{'-':>10s} {'-':>10s} {'-':>6s}  {'-':>7s}")
         lines.append(
             f"{name:12s} {r.mean:7.2f} {r.sd:6.2f} {el:9.2f}s "
-            f"{100 * r.sd / r.mean:5.1f}%   {t[0]:10.1f} {t[1]:9.2f}s {t[2]:5.1f}%  "
-            f"{r.mean / t[0]:6.2f}x  {r.sectors // 2048} MB: {r.df}")
+            f"{100 * r.sd / r.mean:5.1f}%   {thesis}  {r.sectors // 2048} MB: {r.df}")
+    if any(n in KERNEL for n in res):
+        lines.append("  (kernel transactions: no figure in the thesis; figure 5-6, Sprite "
+                     "on an RZ55, has them ahead of the user-level manager's "
+                     "13.6 TPS on LFS)")
     lines += ["", "ratios (ours, thesis):"]
     for a, b in (("EFS", "FFS"), ("LFS", "FFS"), ("LFS", "EFS"), ("LFS-C1M", "FFS"),
                  ("LFS-C1M", "EFS"), ("LFS-C1M", "LFS"), ("LFS-C256K", "FFS"),
-                 ("LFS-C256K", "EFS"), ("LFS-C256K", "LFS")):
+                 ("LFS-C256K", "EFS"), ("LFS-C256K", "LFS"), ("LFS-K", "LFS"),
+                 ("LFS-K", "FFS"), ("LFS-KC1M", "LFS-C1M"), ("LFS-KC1M", "LFS-K")):
+        ta, tb = THESIS[a], THESIS[b]
         lines.append(f"  {a + '/' + b:20s} {ratio(res, a, b)}   "
-                     f"{THESIS[a][0] / THESIS[b][0]:5.2f}")
-    cl = [(n, r.cleaner(256 if n == "LFS-C1M" else 64)) for n, r in res.items()]
+                     + (f"{ta[0] / tb[0]:5.2f}" if ta and tb else "    -"))
+    for n, r in res.items():
+        if n in KERNEL and r.forced:
+            lines.append(f"  {n}: {r.forced:.1f} pages forced per commit; txnstat's steals "
+                         f"(pages the writer took while a running transaction held "
+                         f"them write-locked) {r.steals}")
+    cl = [(n, r.cleaner(64 if n == "LFS-C256K" else 256)) for n, r in res.items()]
     cl = [(n, c) for n, c in cl if c is not None]
     if cl:
         lines += ["", "the cleaner over the measured runs (thesis: cleaner writes 60-80% of "
@@ -258,10 +297,10 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
                          f"{c['txns_per_seg']:.0f} transactions), "
                          f"{c['blocks_per_txn']:.1f} blocks written per transaction")
     for n, r in res.items():
-        if n == "LFS" and len(r.lfs) >= 2:
+        if n in ("LFS", "LFS-K") and len(r.lfs) >= 2:
             d = {k: r.lfs[-1][k] - r.lfs[0].get(k, 0) for k in r.lfs[-1]}
             txns = sum(r.runs_txns)
-            lines.append(f"  LFS (no cleaner) wrote {d['blocks'] / txns:.1f} blocks and "
+            lines.append(f"  {n} (no cleaner) wrote {d['blocks'] / txns:.1f} blocks and "
                          f"{d['psegs'] / txns:.2f} partial segments per transaction")
     sc = [(n, r) for n, r in res.items() if r.scan0 is not None]
     if sc:
@@ -276,7 +315,7 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
                              f"{res['LFS'].scan1 / res[ro].scan1:.2f} (thesis: ~1.5)")
         lines.append("break-even transactions between scans (thesis: ~134,300 on Sprite):")
         for ro in ("FFS", "EFS"):
-            for tl in ("LFS", "LFS-C1M"):
+            for tl in ("LFS", "LFS-C1M", "LFS-K", "LFS-KC1M"):
                 lines.append(f"  LFS vs {ro}, with {tl}'s TPS: {breakeven(res, ro, 'LFS', tl)}")
     return "\n".join(lines)
 
@@ -288,12 +327,14 @@ def plot(res: dict[str, Result], args: argparse.Namespace, path: Path) -> None:
     xs = range(len(names))
     ax.bar([x - 0.2 for x in xs], [res[n].mean for n in names], 0.4,
            yerr=[res[n].sd for n in names], color="tab:blue", label="measured")
-    ax.bar([x + 0.2 for x in xs], [THESIS[n][0] for n in names], 0.4,
+    known = [x for x, n in zip(xs, names) if THESIS[n]]
+    ax.bar([x + 0.2 for x in known], [THESIS[names[x]][0] for x in known], 0.4,
            color="tab:gray", label="thesis table 7-9")
     ax.set_xticks(list(xs))
     ax.set_xticklabels(names)
     ax.set_ylabel("transactions per second")
-    ax.set_title(f"TPC-B, user-level transactions, scale {args.scale}, {args.profile}")
+    ax.set_title(f"TPC-B, user-level (LFS-K*: kernel) transactions, scale {args.scale}, "
+                 f"{args.profile}")
     ax.legend()
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -304,19 +345,23 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
     ap.add_argument("--scale", type=int, default=1, help="TPS of TPC-B scaling")
-    ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--txns", type=int, default=300)
-    ap.add_argument("--scan-txns", type=int, default=2000,
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--txns", type=int, default=200)
+    ap.add_argument("--scan-txns", type=int, default=500,
                     help="more transactions before the second scan")
-    ap.add_argument("--configs", default=",".join(CONFIGS))
+    ap.add_argument("--clean-passes", type=int, default=1,
+                    help="cleaner configurations: warm up until the cleaner has "
+                    "cleaned this many times the partition's segments")
+    ap.add_argument("--configs", default=",".join(DEFAULT_CONFIGS),
+                    help=f"some of {','.join(CONFIGS)}")
     ap.add_argument("--thesis", action="store_true",
-                    help="scale 10, 10 runs of 1,000 transactions")
+                    help="scale 10, 10 runs of 1,000 transactions, 2 cleaner passes")
     ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
     args = ap.parse_args(argv)
     if args.profile == "none":
         ap.error("the none profile has no timing")
     if args.thesis:
-        args.scale, args.runs, args.txns = 10, 10, 1000
+        args.scale, args.runs, args.txns, args.clean_passes = 10, 10, 1000, 2
     start = time.monotonic()
     res: dict[str, Result] = {}
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
