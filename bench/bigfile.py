@@ -22,8 +22,10 @@ Default sets, 10 MB each so that make bench stays short: 10 x 1 MB, 2 x 5 MB,
 1 x 10 MB on 48 MB file systems.  --thesis: 20 x 1 MB, 20 x 5 MB and 10 x 10 MB on
 300 MB file systems (the 100 MB sets take tens of minutes on FFS).  The guest has
 16 MB and a 1.6 MB buffer cache, as for Andrew.  LFS runs without its cleaner (a
-fresh file system per set never fills).  The transaction comparison of 5.3.2 waits
-for the kernel-transaction work.  Writes build/bench/bigfile.txt and bigfile.png.
+fresh file system per set never fills).  The transaction comparison of 5.3.2 (the
+same on kernels with and without the transaction code) is in bench/txn.py, which
+runs a set of these phases and an Andrew run on both.  Writes
+build/bench/bigfile.txt and bigfile.png.
 """
 from __future__ import annotations
 
@@ -69,6 +71,17 @@ def timed(g: Guest, script: str) -> tuple[float, int, int]:
     return float(m.group(1)), int(io.group(1)), int(io.group(2))
 
 
+def scripts(files: int, mb: int) -> list[tuple[str, str]]:
+    """The three phases of one set in /mnt, as (phase, shell script); the
+    caller unmounts and mounts before copy and remove (a cold cache)."""
+    each = "for i in " + " ".join(str(i) for i in range(files)) + "; do "
+    create = (each + f"dd if=/dev/zero of=/mnt/f$i bs=64k count={mb * 16} "
+              "2> /dev/null; done; sync")
+    copy = each + "cp /mnt/f$i /mnt/f$i.copy; done; sync"
+    remove = each + "rm /mnt/f$i /mnt/f$i.copy; done; sync"
+    return list(zip(PHASES, (create, copy, remove)))
+
+
 def measure(profile: str, sets) -> dict:
     """(fs, set, phase) -> (seconds, reads, writes)"""
     res = {}
@@ -80,12 +93,7 @@ def measure(profile: str, sets) -> dict:
                 for files, mb in sets:
                     g.ok(f"{make} /dev/rsd1a > /dev/null", timeout=TIMEOUT)
                     g.ok(f"{mount} /dev/sd1a /mnt")
-                    each = "for i in " + " ".join(str(i) for i in range(files)) + "; do "
-                    create = (each + f"dd if=/dev/zero of=/mnt/f$i bs=64k count={mb * 16} "
-                              "2> /dev/null; done; sync")
-                    copy = each + "cp /mnt/f$i /mnt/f$i.copy; done; sync"
-                    remove = each + "rm /mnt/f$i /mnt/f$i.copy; done; sync"
-                    for phase, script in zip(PHASES, (create, copy, remove)):
+                    for phase, script in scripts(files, mb):
                         if phase != "create":
                             g.ok(f"umount /mnt && {mount} /dev/sd1a /mnt", timeout=TIMEOUT)
                         res[name, (files, mb), phase] = timed(g, script)

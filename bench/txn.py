@@ -15,9 +15,11 @@ txn_gcwait and txn_gcmin values at 1, 4 and 16 processes: how the defaults
 were chosen.
 
 No cost to others (thesis 5.3: 1-2%): bin/smallfiles (create, read and delete
-of 2,000 1 KB files) and a 16 MB sequential write and read on LFS, three runs
-each, on build/kernel and on build/kernel-notxn, the same kernel built with
--DNOTXN (lfs/lfs_notxn.c).
+of 2,000 1 KB files), a 16 MB sequential write and read, one Andrew run (its
+five phases, bench/andrew.py) and Bigfile's phases for 2 x 5 MB files
+(bench/bigfile.py; thesis figure 5-7 made the same comparison with these two),
+each on a fresh LFS, three boots each of build/kernel and of
+build/kernel-notxn, the same kernel built with -DNOTXN (lfs/lfs_notxn.c).
 
 Writes build/bench/txn.txt and build/bench/txn.png.  Nothing is asserted.
 """
@@ -32,6 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import andrew, bigfile
 from bench.raw_disk import CMD_TIMEOUT, TOP, pyplot
 from qemu import drivemodel
 from tests.guest import BUILD, Guest
@@ -88,6 +91,16 @@ NOCOST = [("create", "smallfiles -n 2000 create /mnt"),
 USECS = re.compile(r"usecs[ =](\d+)")
 
 
+BIGFILE_SET = (2, 5)            # files, MB each
+NOCOST_NAMES = [n for n, _ in NOCOST] + ["andrew"] + \
+    [f"big-{p}" for p in bigfile.PHASES]
+
+
+def fresh_lfs(g: Guest) -> None:
+    """A new LFS on /mnt: no cleaner, so each workload starts on clean log."""
+    g.ok("umount /mnt; " + FS, timeout=CMD_TIMEOUT)
+
+
 def nocost_run(profile: str, kernel: Path, res: dict[str, list[float]]) -> None:
     """One boot of kernel: the seconds of each workload, added to res."""
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
@@ -99,6 +112,16 @@ def nocost_run(profile: str, kernel: Path, res: dict[str, list[float]]) -> None:
                 if m is None:
                     raise RuntimeError(f"{name}: {out}")
                 res.setdefault(name, []).append(int(m.group(1)) / 1e6)
+            fresh_lfs(g)
+            phases = andrew.one_run(g, lfs=True)
+            res.setdefault("andrew", []).append(
+                sum(p.real for p in phases.values()))
+            fresh_lfs(g)
+            for phase, script in bigfile.scripts(*BIGFILE_SET):
+                if phase != "create":
+                    g.ok("umount /mnt && mount -n -t lfs /dev/sd1a /mnt")
+                res.setdefault(f"big-{phase}", []).append(
+                    bigfile.timed(g, script)[0])
             g.halt()
 
 
@@ -117,11 +140,12 @@ def table(on: dict, off: dict, sweep: dict, cost: dict, profile: str,
           txns: int) -> str:
     prof = drivemodel.get_profile(profile)
     lines = [f"Kernel transactions (thesis 5.2), profile {profile}: "
-             f"{prof.description}",
-             f"LFS on 48 MB; each process commits {txns} transactions of one page "
-             "read and rewritten in its own region.", "",
-             f"{'procs':>5} | {'on: txn/s':>9} {'commit ms':>9} {'group':>5} | "
-             f"{'off: txn/s':>10} {'commit ms':>9} {'group':>5} | on/off"]
+             f"{prof.description}"]
+    if on:
+        lines += [f"LFS on 48 MB; each process commits {txns} transactions of one "
+                  "page read and rewritten in its own region.", "",
+                  f"{'procs':>5} | {'on: txn/s':>9} {'commit ms':>9} {'group':>5} | "
+                  f"{'off: txn/s':>10} {'commit ms':>9} {'group':>5} | on/off"]
     for p in on:
         a, b = on[p], off[p]
         lines.append(f"{p:5d} | {a[0]:9.1f} {a[1]:9.2f} {a[2]:5.2f} | "
@@ -136,7 +160,7 @@ def table(on: dict, off: dict, sweep: dict, cost: dict, profile: str,
         lines += ["", "No cost to programs that use no transactions (seconds, "
                   "mean and s.d. of 3 alternating boots; thesis: within 1-2%):",
                   f"{'workload':>9} {'with txn':>15} {'without':>15} {'ratio':>7}"]
-        for name, _ in NOCOST:
+        for name in NOCOST_NAMES:
             w, wo = cost["with"][name], cost["without"][name]
             lines.append(f"{name:>9} {statistics.mean(w):8.3f} "
                          f"({statistics.pstdev(w):4.2f}) {statistics.mean(wo):8.3f} "
@@ -166,11 +190,15 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--txns", type=int, default=100)
     ap.add_argument("--sweep", action="store_true",
                     help="also try the group-commit knobs (about 20 minutes)")
+    ap.add_argument("--nocost-only", action="store_true",
+                    help="only the cost to programs without transactions")
     ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
     args = ap.parse_args(argv)
     start = time.monotonic()
-    on = throughput(args.profile, args.txns, "")
-    off = throughput(args.profile, args.txns, GC_OFF)
+    on = off = {}
+    if not args.nocost_only:
+        on = throughput(args.profile, args.txns, "")
+        off = throughput(args.profile, args.txns, GC_OFF)
     sweep = {}
     if args.sweep:
         for w, m in SWEEP:
@@ -184,7 +212,8 @@ def main(argv: list[str]) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     txt, png = args.out / "txn.txt", args.out / "txn.png"
     txt.write_text(report + "\n\n" + footer + "\n")
-    plot(on, off, png)
+    if on:
+        plot(on, off, png)
     print(f"{footer}\nwrote {txt} and {png}")
     return 0
 

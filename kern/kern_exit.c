@@ -16,17 +16,6 @@
 #include <sys/wait.h>
 
 static void
-ticks_to_rusage(struct proc *p)
-{
-	u_int32_t us = 1000000 / hz;
-
-	p->p_ru.ru_utime.tv_sec = p->p_uticks * us / 1000000;
-	p->p_ru.ru_utime.tv_usec = p->p_uticks * us % 1000000;
-	p->p_ru.ru_stime.tv_sec = p->p_sticks * us / 1000000;
-	p->p_ru.ru_stime.tv_usec = p->p_sticks * us % 1000000;
-}
-
-static void
 ruadd(struct rusage *ru, const struct rusage *ru2)
 {
 	long *ip = &ru->ru_maxrss;
@@ -67,7 +56,8 @@ exit1(struct proc *p, int status)
 	pmap_activate(NULL);
 	pmap_destroy(p->p_pmap);
 	p->p_pmap = NULL;
-	ticks_to_rusage(p);
+	cputime_leave(p);
+	calcru(p, &p->p_ru.ru_utime, &p->p_ru.ru_stime);
 	ruadd(&p->p_ru, &p->p_cru);
 
 	(void)splhigh();		/* until mi_switch: see wait4 */

@@ -137,8 +137,8 @@ sys_getproc(struct proc *p, struct getproc_args *uap, int *retval)
 			if (q->p_stat == SSLEEP && q->p_wmesg)
 				strlcpy(kp.kp_wmesg, q->p_wmesg,
 				    sizeof(kp.kp_wmesg));
-			kp.kp_utime_ms = q->p_uticks * (1000 / hz);
-			kp.kp_stime_ms = q->p_sticks * (1000 / hz);
+			kp.kp_utime_ms = q->p_uus / 1000;
+			kp.kp_stime_ms = q->p_sus / 1000;
 			kp.kp_size_kb = q->p_pmap ? q->p_pmap->pm_npages * 4 : 0;
 			kp.kp_start_sec = q->p_start_us / 1000000;
 			kp.kp_flag = ((q->p_flag & P_SYSTEM) ? KP_SYSTEM : 0) |

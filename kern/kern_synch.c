@@ -26,6 +26,7 @@ void
 mi_switch(void)
 {
 	KASSERT(!(read_eflags() & PSL_I));
+	cputime_leave(curproc);
 	swtch(&curproc->p_ctx, sched_ctx);
 }
 
@@ -52,6 +53,7 @@ scheduler(void)
 			pmap_activate(p->p_pmap);
 			set_user_tls(p->p_tls);
 			fpu_restore(p->p_fpu);
+			cputime_start(p);
 			swtch(&sched_ctx, p->p_ctx);
 			fpu_save(p->p_fpu);
 			curproc = NULL;

@@ -1,5 +1,6 @@
 /*
- * Time system calls: gettimeofday, settimeofday, nanosleep, getrusage.
+ * Time system calls: gettimeofday, settimeofday, nanosleep (getrusage is
+ * in kern_resource.c, with the CPU time it reports).
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -73,27 +74,4 @@ sys_nanosleep(struct proc *p, struct nanosleep_args *uap, int *retval)
 		}
 	}
 	return 0;
-}
-
-int
-sys_getrusage(struct proc *p, struct getrusage_args *uap, int *retval)
-{
-	struct rusage ru;
-	u_int32_t us = 1000000 / hz;
-
-	switch (uap->who) {
-	case RUSAGE_SELF:
-		ru = p->p_ru;
-		ru.ru_utime.tv_sec = p->p_uticks * us / 1000000;
-		ru.ru_utime.tv_usec = p->p_uticks * us % 1000000;
-		ru.ru_stime.tv_sec = p->p_sticks * us / 1000000;
-		ru.ru_stime.tv_usec = p->p_sticks * us % 1000000;
-		break;
-	case RUSAGE_CHILDREN:
-		ru = p->p_cru;
-		break;
-	default:
-		return EINVAL;
-	}
-	return copyout(&ru, uap->rusage, sizeof(ru));
 }

@@ -77,7 +77,8 @@ struct proc {
 	struct sigaction p_sigacts[NSIG];
 	int	p_xstat;		/* exit status for wait4 */
 
-	u_int32_t p_uticks, p_sticks;	/* clock ticks in user / system */
+	u_int64_t p_uus, p_sus;		/* microseconds in user / system */
+	u_int64_t p_tstamp;		/* since then (kern_resource.c) */
 	struct rusage p_ru;		/* this process */
 	struct rusage p_cru;		/* its reaped children */
 	u_int64_t p_start_us;		/* when it started */
@@ -95,7 +96,7 @@ struct proc {
 
 #define PCATCH		0x100		/* tsleep: a signal ends the sleep */
 #define ERESTART	(-1)		/* restart the system call */
-#define EJUSTRETURN	(-2)		/* registers already set */
+#define EJUSTRETURN	(-2)		/* registers already set; lookup: absent */
 
 #define NPROC		64
 
@@ -124,6 +125,12 @@ void	txn_exit(struct proc *);	/* lfs/lfs_txn.c: abort its txn */
 int	kern_execve(struct proc *, const char *path, int segflg,
 	    char **argp, char **envp);
 int	suser(struct proc *);
+
+/* CPU time: kern_resource.c */
+void	cputime_enter(struct proc *);
+void	cputime_leave(struct proc *);
+void	cputime_start(struct proc *);
+void	calcru(struct proc *, struct timeval *up, struct timeval *sp);
 
 /* signals: kern_sig.c */
 void	psignal(struct proc *, int sig);

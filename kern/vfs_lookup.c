@@ -122,7 +122,7 @@ namei(struct nameidata *ndp)
 		vn_lock(dp);
 		error = VOP_LOOKUP(dp, &vp, cnp);
 		if (error) {
-			if (error == ENOENT && cnp->cn_islast &&
+			if (error == EJUSTRETURN && cnp->cn_islast &&
 			    (op == CREATE || op == RENAME)) {
 				/* Not there: the caller may create it. */
 				ndp->ni_dvp = dp;

@@ -137,6 +137,7 @@ struct vnode {
 					 * written (lfs_inactive) */
 #define VINACT		0x0080		/* in VOP_INACTIVE (vrele) */
 #define VINACTAGAIN	0x0100		/* a reference came and went meanwhile */
+#define VLOADING	0x0200		/* its inode is being read in */
 
 /* ioflag for read/write */
 #define IO_UNIT		0x01		/* all or nothing */

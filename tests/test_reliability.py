@@ -95,3 +95,22 @@ def test_a_directory_bigger_than_its_blocks_is_refused_once(
     assert "mangled" not in said, said
     assert g.ok("ls /mnt/many | wc -l").split() == ["150"]
     g.ok("umount /mnt")
+
+
+@pytest.mark.parametrize("layout", fslib.LAYOUTS)
+def test_no_new_name_in_a_removed_directory(guest: Guest, layout: str):
+    """A directory removed while it is a process's current directory takes
+    no new names: ENOENT.  ufs_lookup used to answer ENOENT both for "absent,
+    you may create it" and for "removed", so namei let a link go on with
+    the slot hints an earlier lookup had left: `ln /mnt/f x` in a removed
+    directory panicked in allocbuf (the stress test's link/rmdir race)."""
+    fslib.make_fs(guest, layout)
+    guest.ok("echo hi > /mnt/f && touch /mnt/a /mnt/b")
+    for cmd in ("ln /mnt/f x", "touch x", "mkdir x", "ln -s /mnt/f x",
+                "mv /mnt/b x"):
+        out, status = guest.run(f"mkdir /mnt/d && (cd /mnt/d && "
+                                f"rmdir /mnt/d && {cmd})")
+        assert status != 0 and "No such file or directory" in out, \
+            f"{cmd}: {out}"
+    assert guest.ok("cat /mnt/f") == "hi\n"
+    fslib.unmount_and_check(guest, layout)

@@ -19,16 +19,30 @@
 static LIST_HEAD(, inode) ihashtbl[IHSIZE];
 #define INOHASH(dev, ino)	(&ihashtbl[((dev) + (ino)) & (IHSIZE - 1)])
 
+/*
+ * The cached vnode of inode ino, referenced, or NULL.  One still being
+ * read in (VLOADING) is waited for: its dinode is not there yet, and if
+ * the read fails the vnode is left VBAD, its inode gone.
+ */
 struct vnode *
 ufs_ihashget(dev_t dev, ino_t ino)
 {
 	struct inode *ip;
+	struct vnode *vp;
 
+loop:
 	LIST_FOREACH(ip, INOHASH(dev, ino), i_hash) {
-		if (ip->i_dev == dev && ip->i_number == ino) {
-			vget(ITOV(ip));
-			return ITOV(ip);
+		if (ip->i_dev != dev || ip->i_number != ino)
+			continue;
+		vp = ITOV(ip);
+		vget(vp);
+		while (vp->v_flag & VLOADING)
+			tsleep(vp, 0, "iload", 0);
+		if (vp->v_type == VBAD) {
+			vrele(vp);
+			goto loop;	/* the read failed: try it afresh */
 		}
+		return vp;
 	}
 	return NULL;
 }

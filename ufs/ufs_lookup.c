@@ -12,7 +12,10 @@
  * chunk (cn_count, 0 if it starts the chunk), which dirremove needs to
  * merge it away; for a name to create, the offset of an entry with room
  * to split (cn_count its record length) or, if none has room, the end
- * of the directory (cn_count 0) where direnter adds a chunk.
+ * of the directory (cn_count 0) where direnter adds a chunk.  That last
+ * answer is EJUSTRETURN, as in 4.4BSD, never ENOENT: a name that cannot
+ * be created (a removed directory) must not look creatable with stale
+ * hints left by an earlier lookup.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -151,7 +154,7 @@ ufs_lookup(struct vnode *vdp, struct vnode **vpp, struct componentname *cnp)
 			cnp->cn_offset = roundup(dp->i_size, DIRBLKSIZ);
 			cnp->cn_count = 0;
 		}
-		return ENOENT;
+		return EJUSTRETURN;	/* absent, and the hints are set */
 	}
 	cnp->cn_ino = ino;
 	if (op == DELETE || op == RENAME) {

@@ -210,7 +210,7 @@ ufs_rename_lock(struct ufs_rename *r, struct vnode *fdvp, struct vnode *fvp,
 		return ENOENT;		/* the target directory was removed */
 	tcnp->cn_nameiop = RENAME;
 	error = VOP_LOOKUP(tdvp, &r->r_xvp, tcnp);
-	if (error == ENOENT && r->r_xvp == NULL)
+	if (error == EJUSTRETURN && r->r_xvp == NULL)
 		error = 0;		/* a new name: tcnp has the slot */
 	if (error)
 		return error;

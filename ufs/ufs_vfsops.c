@@ -109,7 +109,7 @@ ufs_closedev(struct vnode *devvp, int ronly, int save)
 /*
  * The vnode of inode ino, referenced: from the inode cache, or new, with
  * vops, its dinode filled in by the layout's readdin.  Others wanting
- * the same inode wait on the vnode lock while it is read.
+ * the same inode meanwhile wait in ufs_ihashget (VLOADING).
  */
 int
 ufs_vget_common(struct mount *mp, ino_t ino, const struct vnodeops *vops,
@@ -139,6 +139,7 @@ ufs_vget_common(struct mount *mp, ino_t ino, const struct vnodeops *vops,
 	ip->i_ump = ump;
 	ip->i_dev = ump->um_dev;
 	ip->i_number = ino;
+	vp->v_flag |= VLOADING;		/* ufs_ihashget waits for it */
 	ufs_ihashins(ip);
 	vn_lock(vp);
 	if ((error = readdin(ump, ino, &ip->i_din)) != 0) {
@@ -147,11 +148,15 @@ ufs_vget_common(struct mount *mp, ino_t ino, const struct vnodeops *vops,
 		vp->v_data = NULL;
 		free(ip);
 		vp->v_type = VBAD;
+		vp->v_flag &= ~VLOADING;
+		wakeup(vp);
 		vrele(vp);
 		*vpp = NULL;
 		return error;
 	}
 	ufs_vinit(vp);
+	vp->v_flag &= ~VLOADING;
+	wakeup(vp);
 	VOP_UNLOCK(vp);
 	*vpp = vp;
 	return 0;

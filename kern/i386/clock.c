@@ -140,7 +140,7 @@ delay(int us)
 		continue;
 }
 
-/* The clock interrupt: count, charge the running process, time slices. */
+/* The clock interrupt: count, time slices (CPU time: kern_resource.c). */
 void
 hardclock(struct trapframe *tf)
 {
@@ -148,10 +148,6 @@ hardclock(struct trapframe *tf)
 
 	ticks++;
 	if (p != NULL) {
-		if (USERMODE(tf))
-			p->p_uticks++;
-		else
-			p->p_sticks++;
 		if (++slice >= TIMESLICE) {
 			slice = 0;
 			want_resched = 1;

@@ -74,6 +74,7 @@ userret(struct trapframe *tf)
 		while ((sig = issignal(p)) != 0)
 			postsig(sig);
 	}
+	cputime_leave(p);		/* back to user mode */
 }
 
 void
@@ -82,6 +83,8 @@ trap(struct trapframe *tf)
 	struct proc *p = curproc;
 	int sig = 0, user = USERMODE(tf);
 
+	if (user && p)
+		cputime_enter(p);
 	if (tf->tf_trapno >= T_IRQ0 && tf->tf_trapno < T_IRQ0 + 16) {
 		if (tf->tf_trapno == T_IRQ0)
 			hardclock(tf);
