@@ -141,6 +141,14 @@ $(B)/u/gen/%.o: $(GEN)/%.S
 $(B)/lib/libc.a: $(LIBC_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
+# The record library and transaction manager (lib/libdb/db.h), linked
+# into the programs named in DBPROGS.
+LIBDB_OBJS := $(patsubst %,$(B)/u/%.o,$(basename $(wildcard lib/libdb/*.c)))
+$(B)/lib/libdb.a: $(LIBDB_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+DBPROGS := bin/tpcb bin/db_recover
+
 $(B)/lib/crt0.o: $(B)/u/lib/csu/crt0.o
 	@mkdir -p $(@D)
 	cp $< $@
@@ -157,9 +165,9 @@ TOOLOBJS := $(patsubst %.c,$(B)/u/%.o,$(TOOLSHARED))
 # only), tests/prog/NAME -> /usr/tests/NAME (in-guest test programs).
 PROGDIRS := $(patsubst %/,%,$(wildcard bin/*/ sbin/*/ usr.sbin/*/ libexec/*/ tests/prog/*/))
 define prog
-$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(TOOLOBJS)) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(B)/lib/libc.a lib/user.ld
+$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(TOOLOBJS)) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(if $(filter $(DBPROGS),$(1)),$(B)/lib/libdb.a) $(B)/lib/libc.a lib/user.ld
 	@mkdir -p $$(@D)
-	$(LD) -static -nostdlib -T lib/user.ld -o $$@ $(B)/lib/crt0.o $$(filter %.o,$$(filter-out $(B)/lib/crt0.o,$$^)) $(B)/lib/libc.a $(LIBGCC)
+	$(LD) -static -nostdlib -T lib/user.ld -o $$@ $(B)/lib/crt0.o $$(filter %.o,$$(filter-out $(B)/lib/crt0.o,$$^)) $(if $(filter $(DBPROGS),$(1)),$(B)/lib/libdb.a) $(B)/lib/libc.a $(LIBGCC)
 	@if [ -f $(1)/LINKS ]; then for l in $$$$(cat $(1)/LINKS); do ln -f $$@ $$(@D)/$$$$l; done; fi
 PROGS += $(2)
 endef

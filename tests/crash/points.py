@@ -225,22 +225,35 @@ def summary(workload: str, results: list[PointResult]) -> str:
 
 def crashtest(workloads: Optional[list[str]], seed: int, sample_n: int,
               torn: int, work: Path) -> int:
-    """make crashtest (python3 -m qemu crashtest): every workload (all of
-    WORKLOADS by default), each point or a sample of sample_n; print a
-    summary per workload and a total; 1 if any point failed."""
+    """make crashtest (python3 -m qemu crashtest): every workload (WORKLOADS
+    and the TPC-B runs of tpcb.py's WORKLOADS by default; "tpcb" names all of
+    those), each point or a sample of sample_n; print a summary per workload
+    and a total; 1 if any point failed."""
+    from tests.crash import tpcb    # it imports this module's Replayer
     t0 = time.monotonic()
+    chosen = []
+    for w in workloads or (*WORKLOADS, *tpcb.WORKLOADS):
+        chosen += tpcb.WORKLOADS if w == "tpcb" else [w]
     lines, total, good, notes = [], 0, 0, set()
-    for w in workloads or WORKLOADS:
-        pts = None
-        if sample_n:
-            pts = (lambda rec, rp: sample(rec, rp, sample_n, 2, seed))
-        results = crash_workload(work, w, seed, pts, None, torn,
-                                 log=lambda s: print(s, flush=True))
-        lines.append(summary(w, results))
+    out = (lambda s: print(s, flush=True))
+    for w in chosen:
+        if w in tpcb.WORKLOADS:         # its own record run and checker
+            mode = w.removeprefix("tpcb-")
+            choose = None
+            if sample_n:
+                choose = (lambda rec, rp: tpcb.sample(rec, rp, sample_n, 2, seed))
+            results = tpcb.crash_tpcb(work, mode, choose, torn, log=out)
+            lines.append(tpcb.summary(mode, results))
+        else:
+            pts = None
+            if sample_n:
+                pts = (lambda rec, rp: sample(rec, rp, sample_n, 2, seed))
+            results = crash_workload(work, w, seed, pts, None, torn, log=out)
+            lines.append(summary(w, results))
+            notes.update(n for r in results for n in r.notes)
         print(lines[-1], flush=True)
         total += len(results)
         good += sum(r.ok for r in results)
-        notes.update(n for r in results for n in r.notes)
     print("\n".join(["", *lines]))
     for n in sorted(notes):
         print(f"note: {n}")

@@ -1,0 +1,387 @@
+"""TPC-B as thesis table 7-9, and SCAN (thesis 5.3.3): the user-level
+transaction manager (lib/libdb, bin/tpcb) on FFS, EFS and BSD-LFS, and the
+kernel's transactions on BSD-LFS (thesis 5.2, figure 5-3).
+
+    python3 -m bench.tpcb [--profile hp97560] [--scale 1] [--runs 3] [--txns 200]
+        [--scan-txns 500] [--clean-passes 1] [--configs FFS,EFS,...] [--thesis]
+        [--out build/bench]
+
+The guest has 16 MB of memory, as the thesis' HP 9000/380 had (the kernel's
+buffer cache is a tenth of it; tpcb's account page cache is 1 MB).  For each
+configuration it makes a file system at the start of sd1, loads the database
+(tpcb -i: SCALE TPS of TPC-B, 100,000 accounts, 10 tellers and 1 branch per
+TPS, account leaves half full as in the thesis), and runs
+
+    tpcb -m user -r RUNS -n TXNS [-u SEGS]        (-m kernel: LFS-K...)
+
+which warms up (uncounted) until its page cache is full (kernel mode: as
+many transactions as that cache has pages), and with -u until
+the LFS cleaner has cleaned --clean-passes times as many segments as the
+partition has (its steady state: TPS falls for as long as the cleaner is
+still finding the segments the load left nearly empty; 1 by default, 2 with
+--thesis), then times RUNS runs of TXNS transactions.  The configurations:
+
+  FFS       newfs: 4 KB blocks, rotdelay 4 ms, maxcontig 1
+  EFS       newfs -E: 64 KB clusters, no rotdelay
+  LFS       newfs_lfs (1 MB segments), mounted without a cleaner on a
+            partition big enough that the runs never need one: the thesis'
+            "LFS (no cleaner)", performance before the cleaner has to run
+  LFS-C1M   newfs_lfs, the cleaner running, the disk "80% full"
+  LFS-C256K the same with 256 KB segments
+  LFS-K     as LFS, with kernel transactions: tpcb -i -m kernel marks the
+            files chflags txn, tpcb -m kernel writes each transaction's
+            pages to the kernel and calls txn_commit(2); no log, no
+            user-level locks, and no page cache of its own between
+            transactions (the kernel's buffer cache is the cache)
+  LFS-KC1M  as LFS-C1M (the cleaner, 80% full), with kernel transactions;
+            not in the default --configs (it alone takes 8 minutes)
+
+The thesis gives no number for kernel transactions: figure 5-6 (Sprite,
+RZ55) shows them as bars beside the user-level manager's 13.6 TPS on LFS,
+ahead of it by exactly the cost of the user-level semaphore system calls.
+
+"80% full": the partition is sized so that df says 80% right after the load
+on LFS (its 10% minfree and two reserved segments make that about 66% of the
+partition's raw blocks); FFS, EFS and the cleaner configurations all get that
+partition.  The table gives transactions per second (mean and standard
+deviation over the runs), the elapsed time of 1,000 transactions with its
+standard deviation as a percentage (the thesis' form), the thesis' figures
+and the ratios between configurations; for the cleaner configurations the
+cleaner's share of the blocks written, the utilization of the segments it
+cleaned (live blocks it moved / blocks of the non-empty segments it cleaned)
+and transactions per cleaned segment, all over the measured runs.
+
+SCAN: on FFS, EFS and LFS (no cleaner), the account relation is read in key
+order (tpcb -x) after an unmount and mount, once right after the load and
+once after the TPC-B runs (and --scan-txns more transactions); the
+break-even number of transactions between scans is where LFS's faster
+transactions have paid for its slower scan:
+    N* = (T_scan,LFS - T_scan,RO) / (1/TPS_RO - 1/TPS_LFS).
+
+--thesis: the thesis' scale and protocol (10 TPS: 1,000,000 accounts, a
+237 MB account relation; 10 runs of 1,000 transactions).  Writes
+build/bench/tpcb.txt and tpcb.png.  Nothing here is asserted.
+"""
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.raw_disk import TOP, pyplot
+from qemu import drivemodel
+from tests.guest import Guest
+
+MEM = 16
+# Thesis table 7-9: TPS and elapsed seconds (s.d. %) for 1,000 transactions.
+# Kernel transactions: no figure in the thesis (figure 5-6 is bars only).
+THESIS = {"FFS": (14.2, 70.23, 1.0), "EFS": (16.8, 59.51, 2.1),
+          "LFS": (19.3, 51.75, 0.6), "LFS-C1M": (11.6, 85.86, 5.3),
+          "LFS-C256K": (12.4, 80.72, 1.8), "LFS-K": None, "LFS-KC1M": None}
+CONFIGS = ("FFS", "EFS", "LFS", "LFS-C1M", "LFS-C256K", "LFS-K", "LFS-KC1M")
+DEFAULT_CONFIGS = CONFIGS[:-1]
+SCANNED = ("FFS", "EFS", "LFS")
+KERNEL = ("LFS-K", "LFS-KC1M")   # tpcb -m kernel
+# Sectors per TPS of scale: the "80% full" partition (df 80% on LFS after
+# the load of 22.3 MB per TPS), and what one transaction writes on LFS
+# without a cleaner (about 7 blocks), with room to spare.
+PART_PER_TPS = 69000
+LFS_SECTORS_PER_TXN = 96
+WARMUP_TXNS = 1500          # at most, before the runs (tpcb's own bound is 1,024)
+DISK_SECTORS = 2600000      # sd1 is 2,647,080 sectors
+RUN = re.compile(r"tpcb run (\d+) txns (\d+) usecs (\d+)")
+WARM = re.compile(r"tpcb warm (\d+) transactions in (\d+) ms")
+LFSLINE = re.compile(r"^tpcb lfs (.*)$", re.M)
+LOADED = re.compile(r"account: (\d+) rows in (\d+) pages")
+SCAN = re.compile(r"tpcb scan records (\d+) pages (\d+) usecs (\d+)")
+DONE = re.compile(r"tpcb done: (\d+) committed")
+KTXN = re.compile(r"tpcb kernel txns: (\d+) commits, (\d+) aborts, (\d+) victims, "
+                  r"(\d+) lock waits, (\d+) group commits, (\d+) pages forced, "
+                  r"(\d+) steals")
+
+
+@dataclass
+class Result:
+    name: str
+    tps: list[float] = field(default_factory=list)         # per run
+    warm: int = 0                                          # warm-up transactions
+    lfs: list[dict[str, int]] = field(default_factory=list)  # before run 1, after each
+    account_pages: int = 0
+    df: str = ""
+    sectors: int = 0
+    scan0: float | None = None      # seconds, right after the load
+    scan1: float | None = None      # ... after n_scan transactions
+    n_scan: int = 0
+    seconds: float = 0.0
+    runs_txns: list[int] = field(default_factory=list)
+    forced: float = 0.0             # kernel mode: pages forced per commit
+    steals: int = 0                 # ... running transactions' pages written
+
+    @property
+    def mean(self) -> float:
+        return statistics.mean(self.tps)
+
+    @property
+    def sd(self) -> float:
+        return statistics.stdev(self.tps) if len(self.tps) > 1 else 0.0
+
+    def cleaner(self, segblocks: int) -> dict[str, float] | None:
+        """Over the measured runs: the cleaner's share of the blocks written,
+        the utilization of the segments it cleaned, transactions per segment."""
+        if len(self.lfs) < 2 or "cleaner_segs_cleaned" not in self.lfs[-1]:
+            return None
+        a, b = self.lfs[0], self.lfs[-1]
+        d = {k: b[k] - a.get(k, 0) for k in b}
+        cleaned = d["cleaner_segs_cleaned"] - d.get("cleaner_segs_empty", 0)
+        txns = sum(self.runs_txns)
+        return {"share": d["blocks_clean"] / d["blocks"] if d["blocks"] else 0.0,
+                "util": d["cleaner_blocks_moved"] / (cleaned * segblocks) if cleaned else 0.0,
+                "segs": d["segs_cleaned"],
+                "txns_per_seg": txns / d["segs_cleaned"] if d["segs_cleaned"] else 0.0,
+                "blocks_per_txn": d["blocks"] / txns if txns else 0.0}
+
+
+def lfsline(text: str) -> dict[str, int]:
+    w = text.split()
+    return {w[i]: int(w[i + 1]) for i in range(0, len(w) - 1, 2)}
+
+
+def setup(name: str, sectors: int, passes: int) -> tuple[str, str, str]:
+    """(newfs, mount, tpcb options) of a configuration."""
+    if name == "FFS":
+        return f"newfs -s {sectors} /dev/rsd1a", "mount /dev/sd1a /mnt", ""
+    if name == "EFS":
+        return f"newfs -E -s {sectors} /dev/rsd1a", "mount /dev/sd1a /mnt", ""
+    if name in ("LFS", "LFS-K"):
+        return f"newfs_lfs -S {sectors} /dev/rsd1a", "mount -n -t lfs /dev/sd1a /mnt", ""
+    segbytes = 1 << 18 if name == "LFS-C256K" else 1 << 20
+    seg = "" if segbytes == 1 << 20 else f"-s {segbytes} "
+    return (f"newfs_lfs {seg}-S {sectors} /dev/rsd1a", "mount -t lfs /dev/sd1a /mnt",
+            f"-u {passes * sectors * 512 // segbytes}")
+
+
+def scan(g: Guest, mount: str, timeout: float) -> float:
+    out = g.ok(f"umount /mnt && {mount} && tpcb -x /mnt/db", timeout=timeout)
+    m = SCAN.search(out)
+    if m is None:
+        raise RuntimeError(f"tpcb -x: {out}")
+    return int(m.group(3)) / 1e6
+
+
+def measure(g: Guest, name: str, args: argparse.Namespace, log) -> Result:
+    t0 = time.monotonic()
+    sectors = args.scale * PART_PER_TPS
+    if name in ("LFS", "LFS-K"):
+        total = WARMUP_TXNS + args.runs * args.txns + args.scan_txns
+        sectors = min(sectors + total * LFS_SECTORS_PER_TXN, DISK_SECTORS)
+    res = Result(name, sectors=sectors)
+    newfs, mount, opts = setup(name, sectors, args.clean_passes)
+    mode = "-m kernel" if name in KERNEL else "-m user"
+    long = 3600 * max(1, args.scale)
+    g.ok(f"{newfs} > /dev/null", timeout=long)
+    g.ok(mount)
+    load = "-m kernel " if name in KERNEL else ""
+    out = g.ok(f"tpcb -i {load}-s {args.scale} /mnt/db", timeout=long)
+    m = LOADED.search(out)
+    res.account_pages = int(m.group(2)) if m else 0
+    res.df = g.ok("df /mnt").strip().split("\n")[-1]
+    log(f"  {name}: loaded, {res.df}")
+    if name in SCANNED:
+        res.scan0 = scan(g, mount, long)
+        log(f"  {name}: scan after the load {res.scan0:.1f} s")
+    out = g.ok(f"tpcb {mode} -r {args.runs} -n {args.txns} {opts} /mnt/db",
+               timeout=long * 4)
+    m = WARM.search(out)
+    res.warm = int(m.group(1)) if m else 0
+    for m in RUN.finditer(out):
+        res.runs_txns.append(int(m.group(2)))
+        res.tps.append(int(m.group(2)) * 1e6 / int(m.group(3)))
+    res.lfs = [lfsline(m.group(1)) for m in LFSLINE.finditer(out)]
+    done = DONE.search(out)
+    res.n_scan = int(done.group(1)) if done else 0
+    if (k := KTXN.search(out)) is not None:
+        res.forced = int(k.group(6)) / max(int(k.group(5)), 1)
+        res.steals = int(k.group(7))
+    log(f"  {name}: {' '.join(f'{t:.2f}' for t in res.tps)} TPS after "
+        f"{res.warm} warm-up transactions")
+    if name in SCANNED:
+        if args.scan_txns:
+            out = g.ok(f"tpcb -m user -n {args.scan_txns} /mnt/db", timeout=long * 8)
+            done = DONE.search(out)
+            res.n_scan += int(done.group(1)) if done else 0
+        res.scan1 = scan(g, mount, long)
+        log(f"  {name}: scan after {res.n_scan} transactions {res.scan1:.1f} s")
+    g.ok("umount /mnt", timeout=long)
+    res.seconds = time.monotonic() - t0
+    return res
+
+
+def ratio(res: dict[str, Result], a: str, b: str) -> str:
+    if a not in res or b not in res:
+        return "    -"
+    return f"{res[a].mean / res[b].mean:5.2f}"
+
+
+def breakeven(res: dict[str, Result], ro: str, lfs: str, tps_lfs: str) -> str:
+    """Transactions per scan for LFS to break even with ro, or why not."""
+    if ro not in res or lfs not in res or tps_lfs not in res:
+        return "-"
+    r, l = res[ro], res[lfs]
+    if r.scan1 is None or l.scan1 is None:
+        return "-"
+    dscan = l.scan1 - r.scan1
+    dtxn = 1 / r.mean - 1 / res[tps_lfs].mean
+    if dscan <= 0:
+        return "always (LFS scans as fast)"
+    if dtxn <= 0:
+        return "never (LFS's transactions are not faster)"
+    return f"{dscan / dtxn:,.0f}"
+
+
+def table(res: dict[str, Result], args: argparse.Namespace) -> str:
+    prof = drivemodel.get_profile(args.profile)
+    any_r = next(iter(res.values()))
+    lines = [
+        f"TPC-B (thesis 7.8, table 7-9), profile {args.profile}: {prof.description}",
+        f"scale {args.scale} TPS: {100000 * args.scale:,} accounts, {10 * args.scale} "
+        f"tellers, {args.scale} branches; account relation {any_r.account_pages} "
+        f"pages ({any_r.account_pages * 4 // 1024} MB); guest memory {MEM} MB; "
+        f"user-level transactions (tpcb -m user), LFS-K*: the kernel's (tpcb -m kernel)",
+        f"{args.runs} runs of {args.txns} transactions after warm-up; thesis: 10 runs "
+        f"of 1,000, 1,000,000 accounts (237 MB)",
+        "",
+        f"{'configuration':12s} {'TPS':>7s} {'s.d.':>6s} {'1000 txns':>10s} "
+        f"{'s.d.%':>6s}   {'thesis TPS':>10s} {'1000 txns':>10s} {'s.d.%':>6s}  "
+        f"{'/thesis':>7s}  partition",
+    ]
+    for name, r in res.items():
+        t = THESIS[name]
+        el = 1000 / r.mean
+        thesis = (f"{t[0]:10.1f} {t[1]:9.2f}s {t[2]:5.1f}%  {r.mean / t[0]:6.2f}x"
+                  if t else f"{'-':>10s} {'-':>10s} {'-':>6s}  {'-':>7s}")
+        lines.append(
+            f"{name:12s} {r.mean:7.2f} {r.sd:6.2f} {el:9.2f}s "
+            f"{100 * r.sd / r.mean:5.1f}%   {thesis}  {r.sectors // 2048} MB: {r.df}")
+    if any(n in KERNEL for n in res):
+        lines.append("  (kernel transactions: no figure in the thesis; figure 5-6, Sprite "
+                     "on an RZ55, has them ahead of the user-level manager's "
+                     "13.6 TPS on LFS)")
+    lines += ["", "ratios (ours, thesis):"]
+    for a, b in (("EFS", "FFS"), ("LFS", "FFS"), ("LFS", "EFS"), ("LFS-C1M", "FFS"),
+                 ("LFS-C1M", "EFS"), ("LFS-C1M", "LFS"), ("LFS-C256K", "FFS"),
+                 ("LFS-C256K", "EFS"), ("LFS-C256K", "LFS"), ("LFS-K", "LFS"),
+                 ("LFS-K", "FFS"), ("LFS-KC1M", "LFS-C1M"), ("LFS-KC1M", "LFS-K")):
+        ta, tb = THESIS[a], THESIS[b]
+        lines.append(f"  {a + '/' + b:20s} {ratio(res, a, b)}   "
+                     + (f"{ta[0] / tb[0]:5.2f}" if ta and tb else "    -"))
+    for n, r in res.items():
+        if n in KERNEL and r.forced:
+            lines.append(f"  {n}: {r.forced:.1f} pages forced per commit; txnstat's steals "
+                         f"(pages the writer took while a running transaction held "
+                         f"them write-locked) {r.steals}")
+    cl = [(n, r.cleaner(64 if n == "LFS-C256K" else 256)) for n, r in res.items()]
+    cl = [(n, c) for n, c in cl if c is not None]
+    if cl:
+        lines += ["", "the cleaner over the measured runs (thesis: cleaner writes 60-80% of "
+                  "blocks written, 60-70% with 256 KB segments; cleaned segments 71% "
+                  "utilized; one segment cleaned per ~50 transactions):"]
+        for n, c in cl:
+            lines.append(f"  {n:10s} cleaner's share of blocks written {100 * c['share']:4.0f}%, "
+                         f"cleaned segments {100 * c['util']:3.0f}% utilized, "
+                         f"{c['segs']} segments cleaned (one per "
+                         f"{c['txns_per_seg']:.0f} transactions), "
+                         f"{c['blocks_per_txn']:.1f} blocks written per transaction")
+    for n, r in res.items():
+        if n in ("LFS", "LFS-K") and len(r.lfs) >= 2:
+            d = {k: r.lfs[-1][k] - r.lfs[0].get(k, 0) for k in r.lfs[-1]}
+            txns = sum(r.runs_txns)
+            lines.append(f"  {n} (no cleaner) wrote {d['blocks'] / txns:.1f} blocks and "
+                         f"{d['psegs'] / txns:.2f} partial segments per transaction")
+    sc = [(n, r) for n, r in res.items() if r.scan0 is not None]
+    if sc:
+        lines += ["", "SCAN (thesis 5.3.3): the account relation read in key order, cold "
+                  "cache, seconds", f"{'file system':12s} {'after load':>11s} "
+                  f"{'after N':>9s} {'N':>7s}"]
+        for n, r in sc:
+            lines.append(f"{n:12s} {r.scan0:10.1f}s {r.scan1:8.1f}s {r.n_scan:7d}")
+        for ro in ("FFS", "EFS"):
+            if ro in res and "LFS" in res and res[ro].scan1 and res["LFS"].scan1:
+                lines.append(f"  LFS/{ro} scan time after N: "
+                             f"{res['LFS'].scan1 / res[ro].scan1:.2f} (thesis: ~1.5)")
+        lines.append("break-even transactions between scans (thesis: ~134,300 on Sprite):")
+        for ro in ("FFS", "EFS"):
+            for tl in ("LFS", "LFS-C1M", "LFS-K", "LFS-KC1M"):
+                lines.append(f"  LFS vs {ro}, with {tl}'s TPS: {breakeven(res, ro, 'LFS', tl)}")
+    return "\n".join(lines)
+
+
+def plot(res: dict[str, Result], args: argparse.Namespace, path: Path) -> None:
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(9, 5))
+    names = list(res)
+    xs = range(len(names))
+    ax.bar([x - 0.2 for x in xs], [res[n].mean for n in names], 0.4,
+           yerr=[res[n].sd for n in names], color="tab:blue", label="measured")
+    known = [x for x, n in zip(xs, names) if THESIS[n]]
+    ax.bar([x + 0.2 for x in known], [THESIS[names[x]][0] for x in known], 0.4,
+           color="tab:gray", label="thesis table 7-9")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels(names)
+    ax.set_ylabel("transactions per second")
+    ax.set_title(f"TPC-B, user-level (LFS-K*: kernel) transactions, scale {args.scale}, "
+                 f"{args.profile}")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
+    ap.add_argument("--scale", type=int, default=1, help="TPS of TPC-B scaling")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--txns", type=int, default=200)
+    ap.add_argument("--scan-txns", type=int, default=500,
+                    help="more transactions before the second scan")
+    ap.add_argument("--clean-passes", type=int, default=1,
+                    help="cleaner configurations: warm up until the cleaner has "
+                    "cleaned this many times the partition's segments")
+    ap.add_argument("--configs", default=",".join(DEFAULT_CONFIGS),
+                    help=f"some of {','.join(CONFIGS)}")
+    ap.add_argument("--thesis", action="store_true",
+                    help="scale 10, 10 runs of 1,000 transactions, 2 cleaner passes")
+    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
+    args = ap.parse_args(argv)
+    if args.profile == "none":
+        ap.error("the none profile has no timing")
+    if args.thesis:
+        args.scale, args.runs, args.txns, args.clean_passes = 10, 10, 1000, 2
+    start = time.monotonic()
+    res: dict[str, Result] = {}
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        with Guest(Path(tmp), profile=args.profile, mem=MEM) as g:
+            for name in args.configs.split(","):
+                print(f"{name}:", flush=True)
+                res[name] = measure(g, name, args, lambda s: print(s, flush=True))
+                print(f"  {name}: {res[name].seconds:.0f} s", flush=True)
+            g.halt()
+    report = table(res, args)
+    footer = (f"benchmark took {time.monotonic() - start:.0f} s ("
+              + ", ".join(f"{n} {r.seconds:.0f} s" for n, r in res.items()) + ")")
+    print("\n" + report + "\n\n" + footer, flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    txt, png = args.out / "tpcb.txt", args.out / "tpcb.png"
+    txt.write_text(report + "\n\n" + footer + "\n")
+    plot(res, args, png)
+    print(f"wrote {txt} and {png}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,254 @@
+"""Crash points of a TPC-B run: a power cut at a write boundary, then recovery,
+and the database must be consistent and hold every acknowledged transaction.
+
+The record run (one guest, the scratch disk logging every write):
+
+    newfs_lfs; mount; tpcb -i (a small database); umount; mount   the baseline
+    tpcb -H ...      after each commit that is durable it prints "ACK n"
+                     (n commits durable) and waits while the host counts the
+                     writes the disk has received: from that write on, n
+                     commits must survive
+    umount
+
+Each crash point N (the disk after writes 1..N; a torn point has only half of
+write N) is booted and
+
+    mount -n -t lfs /dev/sd1a /mnt     LFS rolls its log forward
+    db_recover /mnt/db                 the user-level manager's recovery (user)
+    tpcb -c /mnt/db                    consistent: every balance equals the sum
+                                       of its history records' deltas; H records
+    fsck_lfs -n /dev/rsd1a             the file system itself: 0 problems
+
+and the point passes if the check says consistent and ACKED(N) <= H <= the
+commits the run made.  Every seventh transaction aborts.  The workloads are the
+modes with transactions (MODES):
+
+    tpcb-user    the user-level manager: small caches make the run steal pages
+                 (write dirty pages of running transactions, after the log:
+                 WAL), a small checkpoint interval makes it checkpoint; so the
+                 points cover redo, undo, aborts and checkpoints cut anywhere
+    tpcb-kernel  the kernel's transactions (thesis 5.2) on files marked chflags
+                 txn: each commit is one segment write, its pages forced and
+                 nothing else; an abort hands its pages to the kernel first,
+                 which must never write them.  The roll-forward alone recovers:
+                 a commit whose last partial segment did not reach the disk is
+                 not applied (SS_TXN | SS_CONT), so it is wholly absent
+"""
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+
+from qemu import disk
+from tests.crash.points import ROLLED, Replayer
+from tests.crash.record import count_writes
+from tests.guest import Guest, GuestError
+
+SD1_SECTORS = 32768
+KARGS = "syncinterval=0"
+SCALE = "-A 2000 -T 10 -B 1"
+TXNS = 60
+# mode -> (tpcb -i options, tpcb run options, the recovery command after the
+# mount, or None)
+MODES = {"user": ("", "-m user -C 16 -k 24 -a 7", "db_recover /mnt/db"),
+         "kernel": ("-m kernel", "-m kernel -C 16 -a 7", None)}
+WORKLOADS = tuple(f"tpcb-{mode}" for mode in MODES)   # make crashtest -w NAME
+CHECK = re.compile(r"history (\d+) records")
+RECOVERED = re.compile(r"redone \((\d+) changes\), \d+ unfinished undone \((\d+) changes\)")
+STEP_TIMEOUT = 120
+
+
+@dataclass
+class TpcbRecording:
+    mode: str
+    baseline: int = 0          # writes before the run
+    end: int = 0               # writes at its end (after the umount)
+    committed: int = 0         # commits the run made
+    acks: list[tuple[int, int]] = field(default_factory=list)  # (n durable, writes)
+
+    def acked_at(self, n: int) -> int:
+        """Commits that must survive a crash after writes 1..n."""
+        return max([k for k, w in self.acks if w <= n], default=0)
+
+
+def record(workdir: Path, mode: str) -> TpcbRecording:
+    """Run TPC-B once with a write log; leave blank.img and write.log in workdir."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    log, blank = workdir / "write.log", workdir / "blank.img"
+    disk.make_image(blank, "none", SD1_SECTORS)
+    (workdir / "guest").mkdir(exist_ok=True)
+    g = Guest(workdir / "guest", sd1=blank, kargs=KARGS,
+              faults=disk.FaultSpec(writelog=str(log)))
+    rec = TpcbRecording(mode)
+    try:
+        g.boot()
+        g.ok("newfs_lfs -s 262144 /dev/rsd1a > /dev/null", timeout=STEP_TIMEOUT)
+        g.ok("mount -n -t lfs /dev/sd1a /mnt")
+        g.ok(f"tpcb -i {MODES[mode][0]} {SCALE} /mnt/db", timeout=STEP_TIMEOUT)
+        g.ok("umount /mnt && mount -n -t lfs /dev/sd1a /mnt")
+        rec.baseline = count_writes(log)
+        g.send(f"tpcb {MODES[mode][1]} -n {TXNS} -H /mnt/db; echo __RUN__$?\n")
+        while g.expect([r"\nACK (\d+)\r*\n", r"__RUN__(\d+)\r*\n# "], STEP_TIMEOUT * 5) == 0:
+            rec.acks.append((int(g.child.match.group(1)), count_writes(log)))
+            g.send("\n")
+        text = g.child.before
+        m = re.search(r"tpcb done: (\d+) committed", text)
+        if g.child.match.group(1) != "0" or m is None:
+            raise AssertionError(f"tpcb -H failed:\n{text[-2000:]}")
+        rec.committed = int(m.group(1))
+        g.ok("umount /mnt")
+        rec.end = count_writes(log)
+    finally:
+        g.close()
+    for name in ("sd0.img", "sd1.img"):
+        (workdir / "guest" / name).unlink(missing_ok=True)
+    return rec
+
+
+@dataclass
+class TpcbPoint:
+    n: int
+    tear: Optional[int]
+    acked: int
+    history: Optional[int] = None
+    redone: int = 0            # changes db_recover applied forward
+    undone: int = 0            # ... and backward
+    rolled: int = 0            # partial segments the mount rolled forward
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    image: Optional[Path] = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    @property
+    def name(self) -> str:
+        return f"write {self.n}" + (f" torn after {self.tear} sectors"
+                                    if self.tear is not None else "")
+
+
+def check_point(rec: TpcbRecording, rp: Replayer, work: Path, n: int,
+                tear: Optional[int] = None) -> TpcbPoint:
+    t0 = time.monotonic()
+    res = TpcbPoint(n, tear, rec.acked_at(n - 1 if tear is not None else n))
+    pdir = work / (f"point{n}" + (f"-tear{tear}" if tear is not None else ""))
+    shutil.rmtree(pdir, ignore_errors=True)
+    pdir.mkdir(parents=True)
+    img = pdir / "crash.img"
+    rp.image(n, img, tear)
+    g = Guest(pdir, sd1=img, kargs=KARGS)
+    try:
+        g.boot()
+        _inspect(g, rec, res)
+    except GuestError as e:
+        res.problems.append(f"guest: {str(e)[-1500:]}")
+    finally:
+        g.close()
+    for name in ("sd0.img", "sd1.img"):
+        (pdir / name).unlink(missing_ok=True)
+    if res.ok:
+        shutil.rmtree(pdir)
+    else:
+        res.image = img
+    res.seconds = time.monotonic() - t0
+    return res
+
+
+def _inspect(g: Guest, rec: TpcbRecording, res: TpcbPoint) -> None:
+    out, status = g.run("mount -n -t lfs /dev/sd1a /mnt", STEP_TIMEOUT)
+    if status != 0:
+        res.problems.append(f"mount failed: {out.strip()}")
+        return
+    if (m := ROLLED.search(out)) is not None:
+        res.rolled = int(m.group(1))
+    recover = MODES[rec.mode][2]
+    if recover is not None:
+        out, status = g.run(recover, STEP_TIMEOUT)
+        if status != 0:
+            res.problems.append(f"{recover} exited {status}: {out.strip()}")
+        if (m := RECOVERED.search(out)) is not None:
+            res.redone, res.undone = int(m.group(1)), int(m.group(2))
+    out, status = g.run("tpcb -c /mnt/db", STEP_TIMEOUT)
+    m = CHECK.search(out)
+    if status != 0 or m is None or "check: consistent" not in out:
+        res.problems.append("tpcb -c: " + " / ".join(out.strip().split("\n")[-6:]))
+    else:
+        res.history = int(m.group(1))
+        if res.history < res.acked:
+            res.problems.append(f"{res.history} transactions survived, but "
+                                f"{res.acked} were acknowledged")
+        if res.history > rec.committed:
+            res.problems.append(f"{res.history} history records, only "
+                                f"{rec.committed} commits")
+    g.ok("umount /mnt", STEP_TIMEOUT)
+    out, status = g.run("fsck_lfs -n /dev/rsd1a", STEP_TIMEOUT)
+    last = out.strip().split("\n")[-1] if out.strip() else ""
+    if status != 0 or not re.search(r"(^|\D)0 problems", last):
+        res.problems.append(f"fsck_lfs -n exited {status}: "
+                            + " / ".join(out.strip().split("\n")[-4:]))
+
+
+def sample(rec: TpcbRecording, rp: Replayer, count: int, torn: int, seed: int
+           ) -> tuple[list[int], list[tuple[int, int]]]:
+    """The first and last points, `count` others, `torn` torn writes: fixed-seed."""
+    rng = random.Random(f"tpcb-{rec.mode}/{seed}")
+    inner = list(range(rec.baseline + 1, rec.end))
+    pts = sorted({rec.baseline, rec.end, *rng.sample(inner, min(count, len(inner)))})
+    long = [n for n in range(rec.baseline + 1, rec.end + 1) if rp.sectors(n) > 1]
+    tears = sorted(rng.sample(long, min(torn, len(long))))
+    return pts, [(n, rp.sectors(n) // 2) for n in tears]
+
+
+def crash_tpcb(work: Path, mode: str, choose: Optional[Callable] = None,
+               torn_every: int = 4, log=print) -> list[TpcbPoint]:
+    """Record a TPC-B run and check its crash points: every write boundary and
+    every torn_every-th multi-sector write torn, unless choose(rec, rp) picks."""
+    wdir = work / f"tpcb-{mode}"
+    shutil.rmtree(wdir, ignore_errors=True)
+    rec = record(wdir, mode)
+    rp = Replayer(wdir / "blank.img", wdir / "write.log", wdir)
+    try:
+        if choose is None:
+            points = list(range(rec.baseline, rec.end + 1))
+            long = [n for n in range(rec.baseline + 1, rec.end + 1) if rp.sectors(n) > 1]
+            tears = [(n, rp.sectors(n) // 2) for n in long[::torn_every]] if torn_every else []
+        else:
+            points, tears = choose(rec, rp)
+        log(f"tpcb-{mode}: {rec.committed} commits, {len(rec.acks)} acknowledged "
+            f"forces, writes {rec.baseline + 1}..{rec.end}; checking "
+            f"{len(points)} crash points and {len(tears)} torn writes")
+        jobs = sorted([(n, None) for n in points] + tears,
+                      key=lambda p: (p[0] - (p[1] is not None), p[1] is None))
+        results = []
+        for n, k in jobs:
+            r = check_point(rec, rp, wdir, n, k)
+            results.append(r)
+            if not r.ok:
+                log(f"  tpcb-{mode} {r.name}: FAILED ({r.seconds:.1f} s; "
+                    f"{r.acked} acknowledged)")
+                for p in r.problems:
+                    log(f"    {p}")
+                log(f"    image kept: {r.image}")
+    finally:
+        rp.close()
+    return results
+
+
+def summary(mode: str, results: list[TpcbPoint]) -> str:
+    good = sum(r.ok for r in results)
+    secs = sum(r.seconds for r in results)
+    torn = sum(r.tear is not None for r in results)
+    rolled = sum(r.rolled > 0 for r in results)
+    redo = sum(r.redone > 0 for r in results)
+    undo = sum(r.undone > 0 for r in results)
+    recovery = (f"db_recover redid work at {redo} and undid work at {undo}; "
+                if MODES[mode][2] else "")
+    return (f"tpcb-{mode}: crash points: {len(results)} tested, {good} recovered "
+            f"correctly ({torn} torn; the mount rolled forward at {rolled}; "
+            f"{recovery}{secs / max(len(results), 1):.2f} s per point)")
