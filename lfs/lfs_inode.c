@@ -93,16 +93,27 @@ void
 lfs_blkfree(struct inode *ip, int32_t *ptr)
 {
 	struct lfs *fs = ITOLFS(ip);
+	int32_t daddr = *ptr;
 
-	if (*ptr == 0)
+	if (daddr == 0)
 		return;
-	if (*ptr > 0)
-		lfs_seguse_add(fs, *ptr, -(int32_t)fs->lfs_dlfs.dlfs_bsize);
+	/*
+	 * The pointer goes first: lfs_seguse_add may sleep, and the writer
+	 * moving the block meanwhile would count it live in its new segment
+	 * while this subtracts it from the old one.
+	 */
+	*ptr = 0;
+	if (daddr > 0)
+		lfs_seguse_add(fs, daddr, -(int32_t)fs->lfs_dlfs.dlfs_bsize);
 	fs->lfs_dlfs.dlfs_bfree++;
 	ip->i_blocks -= btodb(fs->lfs_dlfs.dlfs_bsize);
 	if (ip->i_blocks < 0)
 		ip->i_blocks = 0;
-	*ptr = 0;
+	/*
+	 * After the change, not before it: the writer may have copied the
+	 * inode while this slept, and cleared the flags the truncation set.
+	 */
+	ip->i_flag |= IN_MODIFIED;
 }
 
 /*

@@ -481,9 +481,11 @@ lfs_updatemeta(struct lfs *fs, struct inode *ip, daddr_t lbn, u_int32_t daddr)
 		if (old == 0)
 			return;
 	}
+	/* The new segment first: a truncation while the old one's entry is
+	 * read (it may sleep) subtracts the block from the new one. */
+	lfs_seguse_add(fs, daddr, ump->um_bsize);
 	if (old > 0)
 		lfs_seguse_add(fs, old, -(int32_t)ump->um_bsize);
-	lfs_seguse_add(fs, daddr, ump->um_bsize);
 }
 
 /* Which indirect level lbn (< 0) is: 0 single, 1 double, 2 triple. */
