@@ -43,8 +43,6 @@ seconds.  Nothing here is asserted.
 """
 from __future__ import annotations
 
-import argparse
-import math
 import re
 import statistics
 import sys
@@ -54,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.fs_bandwidth import FS_SECTORS, SYSTEMS
-from bench.raw_disk import TOP, pyplot
+from bench.driver import parser, pyplot, savefig
 from qemu import drivemodel
 from tests.guest import Guest
 
@@ -329,9 +327,7 @@ def plot_single(res: Single, path: Path) -> None:
     ax2.set_ylabel("time ratio")
     ax2.set_title("Ratios to FFS, ours and thesis table 7-3")
     ax2.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    savefig(fig, path)
 
 
 def plot_multi(res: dict, users: list[int], path: Path) -> None:
@@ -343,14 +339,11 @@ def plot_multi(res: dict, users: list[int], path: Path) -> None:
     ax.set_ylabel("elapsed seconds per invocation")
     ax.set_title("Multi-user Andrew (thesis figures 7-6, 7-7)")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    savefig(fig, path)
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
+    ap = parser(__doc__)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--users", default="1,2,4,8")
     ap.add_argument("--user-runs", type=int, default=1)
@@ -358,7 +351,6 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--no-single", action="store_true", help="multi-user only")
     ap.add_argument("--thesis", action="store_true",
                     help="10 runs, LFSC on 48 MB, N = 1..8 with 10 runs each")
-    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
     args = ap.parse_args(argv)
     if args.thesis:
         args.runs, args.users, args.user_runs = 10, "1,2,3,4,5,6,7,8", 10

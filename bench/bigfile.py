@@ -29,15 +29,13 @@ build/bench/bigfile.txt and bigfile.png.
 """
 from __future__ import annotations
 
-import argparse
-import re
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 from bench.andrew import BUFCACHE_KB, IOSTAT, REAL, SINGLE_MEM
-from bench.raw_disk import TOP, pyplot
+from bench.driver import parser, pyplot, savefig
 from qemu import drivemodel
 from tests.guest import Guest
 
@@ -149,17 +147,13 @@ def plot(res: dict, sets, path: Path) -> None:
         ax.set_ylabel("MB/s")
         ax.set_title(f"Bigfile {phase}")
         ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    savefig(fig, path)
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
+    ap = parser(__doc__)
     ap.add_argument("--thesis", action="store_true",
                     help="20 x 1 MB, 20 x 5 MB, 10 x 10 MB on 300 MB file systems")
-    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
     args = ap.parse_args(argv)
     sets = THESIS_SETS if args.thesis else QUICK_SETS
     start = time.monotonic()

@@ -34,15 +34,14 @@ report, tests assert.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.raw_disk import (CMD_TIMEOUT, SIZES_KB, TOP, pyplot, rawbench,
-                            sequential, size_axis)
+from bench.driver import parser, pyplot, savefig
+from bench.raw_disk import CMD_TIMEOUT, SIZES_KB, rawbench, sequential, size_axis
 from qemu import drivemodel
 from tests.guest import Guest
 
@@ -206,18 +205,14 @@ def plot(res: Results, path: Path) -> None:
     axes[0].set_ylabel("MB/s (10^6 bytes/s)")
     axes[0].set_ylim(bottom=0)
     fig.suptitle(f"File-system bandwidth, {res.profile}")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    savefig(fig, path)
 
 
 # ----- main ---------------------------------------------------------------------------
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
+    ap = parser(__doc__)
     ap.add_argument("--mb", type=int, default=4, help="megabytes per pass (the file size)")
-    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
     args = ap.parse_args(argv)
     if not drivemodel.get_profile(args.profile).timed:
         print(f"fs_bandwidth: profile {args.profile} has no timing to measure",

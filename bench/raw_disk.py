@@ -30,7 +30,6 @@ transfer size).  Nothing here is asserted: benchmarks report, tests assert.
 """
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import subprocess
@@ -42,10 +41,10 @@ from pathlib import Path
 from typing import Optional
 
 from bench import PY
+from bench.driver import TOP, parser, pyplot, savefig
 from qemu import drivemodel, validate_drive
 from tests.guest import Guest
 
-TOP = Path(__file__).resolve().parent.parent
 SECTOR = drivemodel.SECTOR
 MAXPHYS = 64 * 1024  # the guest's largest command (kern/buf.h)
 SIZES_KB = (4, 8, 16, 32, 64, 128, 256, 512, 1024)
@@ -263,14 +262,6 @@ def table(res: Results, total: int) -> str:
     return "\n".join(lines)
 
 
-def pyplot():
-    """matplotlib.pyplot drawing to files only (no display)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
 def size_axis(ax, xlabel: str) -> None:
     """The x axis of a bandwidth plot: transfer sizes 4K .. 1M, log 2, gridded."""
     ax.set_xscale("log", base=2)
@@ -295,23 +286,19 @@ def plot(res: Results, path: Path) -> None:
     ax.set_ylim(bottom=0)
     ax.set_title(f"Raw sequential bandwidth, /dev/rsd1c, {res.profile}")
     ax.legend(fontsize=8, loc="lower right")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    savefig(fig, path)
 
 
 # ----- main ---------------------------------------------------------------------------
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
+    ap = parser(__doc__)
     ap.add_argument("--mb", type=int, default=4, help="megabytes per sequential point")
     ap.add_argument("--random", type=int, default=300, help="random single-sector reads")
     ap.add_argument("--stroke", type=int, default=100, help="full-stroke reads")
     ap.add_argument("--requests", type=int, default=1000,
                     help="validate_drive.py requests (inter-arrival U(0, 60) ms)")
     ap.add_argument("--no-validate", action="store_true")
-    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
     args = ap.parse_args(argv)
     if not drivemodel.get_profile(args.profile).timed:
         print(f"raw_disk: profile {args.profile} has no timing to measure", file=sys.stderr)

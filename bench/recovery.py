@@ -16,7 +16,6 @@ Writes build/bench/recovery.txt.
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import tempfile
@@ -24,7 +23,8 @@ import time
 from pathlib import Path
 
 from bench.fs_bandwidth import SYSTEMS
-from bench.raw_disk import CMD_TIMEOUT, TOP
+from bench.driver import parser
+from bench.raw_disk import CMD_TIMEOUT
 from qemu import drivemodel
 from tests.guest import Guest
 
@@ -61,9 +61,7 @@ def one(profile: str, kb: int) -> tuple[int, int, float]:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
-    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
+    ap = parser(__doc__)
     args = ap.parse_args(argv)
     start = time.monotonic()
     prof = drivemodel.get_profile(args.profile)

@@ -22,7 +22,6 @@ build/bench/small_files.png (a bar chart).  Nothing here is asserted.
 """
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 import tempfile
@@ -30,7 +29,8 @@ import time
 from pathlib import Path
 
 from bench.fs_bandwidth import SYSTEMS, newfs
-from bench.raw_disk import CMD_TIMEOUT, TOP, pyplot
+from bench.driver import parser, pyplot, savefig
+from bench.raw_disk import CMD_TIMEOUT
 from qemu import drivemodel
 from tests.guest import Guest
 
@@ -88,17 +88,13 @@ def plot(res: dict, profile: str, path: Path) -> None:
     ax.set_ylabel("files per second")
     ax.set_title(f"Small files (thesis 7.4), {profile}")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    savefig(fig, path)
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
+    ap = parser(__doc__)
     ap.add_argument("--files", type=int, default=2000)
     ap.add_argument("--thesis", action="store_true", help="10,000 files, as the thesis")
-    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
     args = ap.parse_args(argv)
     if args.thesis:
         args.files = 10000

@@ -73,7 +73,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.raw_disk import TOP, pyplot
+from bench.driver import parser, pyplot, savefig
 from qemu import drivemodel
 from tests.guest import Guest
 
@@ -336,14 +336,11 @@ def plot(res: dict[str, Result], args: argparse.Namespace, path: Path) -> None:
     ax.set_title(f"TPC-B, user-level (LFS-K*: kernel) transactions, scale {args.scale}, "
                  f"{args.profile}")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    savefig(fig, path)
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
+    ap = parser(__doc__)
     ap.add_argument("--scale", type=int, default=1, help="TPS of TPC-B scaling")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--txns", type=int, default=200)
@@ -356,7 +353,6 @@ def main(argv: list[str]) -> int:
                     help=f"some of {','.join(CONFIGS)}")
     ap.add_argument("--thesis", action="store_true",
                     help="scale 10, 10 runs of 1,000 transactions, 2 cleaner passes")
-    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
     args = ap.parse_args(argv)
     if args.profile == "none":
         ap.error("the none profile has no timing")

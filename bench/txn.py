@@ -25,7 +25,6 @@ Writes build/bench/txn.txt and build/bench/txn.png.  Nothing is asserted.
 """
 from __future__ import annotations
 
-import argparse
 import re
 import statistics
 import subprocess
@@ -35,7 +34,8 @@ import time
 from pathlib import Path
 
 from bench import andrew, bigfile
-from bench.raw_disk import CMD_TIMEOUT, TOP, pyplot
+from bench.driver import TOP, parser, pyplot, savefig
+from bench.raw_disk import CMD_TIMEOUT
 from qemu import drivemodel
 from tests.guest import BUILD, Guest
 
@@ -179,20 +179,16 @@ def plot(on: dict, off: dict, path: Path) -> None:
     ax.set_ylabel("transactions per second")
     ax.set_title("Kernel transactions on BSD-LFS")
     ax.legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
+    savefig(fig, path)
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--profile", default="hp97560", choices=drivemodel.profile_names())
+    ap = parser(__doc__)
     ap.add_argument("--txns", type=int, default=100)
     ap.add_argument("--sweep", action="store_true",
                     help="also try the group-commit knobs (about 20 minutes)")
     ap.add_argument("--nocost-only", action="store_true",
                     help="only the cost to programs without transactions")
-    ap.add_argument("--out", type=Path, default=TOP / "build" / "bench")
     args = ap.parse_args(argv)
     start = time.monotonic()
     on = off = {}
