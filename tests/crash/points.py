@@ -25,7 +25,7 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from qemu import writelog
 from tests.crash.model import Recording, parse_digest
@@ -74,13 +74,12 @@ class Replayer:
 
 
 @dataclass
-class PointResult:
+class Point:
+    """One crash point: the disk after write n (only its first tear sectors,
+    when tear is set), booted and inspected; what the inspection found wrong."""
     n: int
     tear: Optional[int]
-    state: Optional[int] = None          # the model state recovered
     problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    rolled: Optional[tuple[int, int]] = None
     image: Optional[Path] = None          # kept when the point failed
     seconds: float = 0.0
 
@@ -93,21 +92,20 @@ class PointResult:
         return f"write {self.n}" + (f" torn after {self.tear} sectors" if self.tear is not None else "")
 
 
-def check_point(rec: Recording, rp: Replayer, work: Path, n: int, floor: int,
-                tear: Optional[int] = None) -> PointResult:
-    """Build, boot and check one crash point; floor is the previous point's state."""
+def boot_point(rp: Replayer, work: Path, res: Point, inspect: Callable[[Guest], None]) -> Point:
+    """Build crash point res's image from the write log, boot a guest on it
+    and inspect(g) (which adds to res.problems); keep the image only if the
+    point failed."""
     t0 = time.monotonic()
-    res = PointResult(n, tear)
-    pdir = work / (f"point{n}" + (f"-tear{tear}" if tear is not None else ""))
+    pdir = work / (f"point{res.n}" + (f"-tear{res.tear}" if res.tear is not None else ""))
     shutil.rmtree(pdir, ignore_errors=True)
     pdir.mkdir(parents=True)
     img = pdir / "crash.img"
-    rp.image(n, img, tear)
-    durable = rec.durable_at(n - 1 if tear is not None else n)
+    rp.image(res.n, img, res.tear)
     g = Guest(pdir, sd1=img, kargs=KARGS)
     try:
         g.boot()
-        _inspect(g, rec, res, durable, floor)
+        inspect(g)
     except GuestError as e:
         res.problems.append(f"guest: {str(e)[-1500:]}")
     finally:
@@ -120,6 +118,36 @@ def check_point(rec: Recording, rp: Replayer, work: Path, n: int, floor: int,
         res.image = img
     res.seconds = time.monotonic() - t0
     return res
+
+
+def fsck_problem(g: Guest, timeout: float, lines: int = 6) -> Optional[str]:
+    """What fsck_lfs -n says is wrong with sd1a (its last lines), or None."""
+    out, status = g.run("fsck_lfs -n /dev/rsd1a", timeout)
+    last = out.strip().split("\n")[-1] if out.strip() else ""
+    if status == 0 and re.search(r"(^|\D)0 problems", last):
+        return None
+    return f"fsck_lfs -n exited {status}: " + " / ".join(out.strip().split("\n")[-lines:])
+
+
+def in_order(points: list[int], tears: list[tuple[int, int]]) -> list[tuple[int, Optional[int]]]:
+    """The points and torn writes as (N, K or None), by the write they cut."""
+    return sorted([(n, None) for n in points] + list(tears),
+                  key=lambda p: (p[0] - (p[1] is not None), p[1] is None))
+
+
+@dataclass
+class PointResult(Point):
+    state: Optional[int] = None          # the model state recovered
+    notes: list[str] = field(default_factory=list)
+    rolled: Optional[tuple[int, int]] = None
+
+
+def check_point(rec: Recording, rp: Replayer, work: Path, n: int, floor: int,
+                tear: Optional[int] = None) -> PointResult:
+    """Build, boot and check one crash point; floor is the previous point's state."""
+    durable = rec.durable_at(n - 1 if tear is not None else n)
+    res = PointResult(n, tear)
+    return boot_point(rp, work, res, lambda g: _inspect(g, rec, res, durable, floor))
 
 
 def _inspect(g: Guest, rec: Recording, res: PointResult, durable: int, floor: int) -> None:
@@ -143,11 +171,8 @@ def _inspect(g: Guest, rec: Recording, res: PointResult, durable: int, floor: in
             res.state = k
         g.ok("umount /mnt", STEP_TIMEOUT)
     if g.run("test -x /usr/sbin/fsck_lfs")[1] == 0:
-        out, status = g.run("fsck_lfs -n /dev/rsd1a", STEP_TIMEOUT)
-        last = out.strip().split("\n")[-1] if out.strip() else ""
-        if status != 0 or not re.search(r"(^|\D)0 problems", last):
-            res.problems.append(f"(iii) fsck_lfs -n exited {status}: "
-                                + " / ".join(out.strip().split("\n")[-6:]))
+        if (problem := fsck_problem(g, STEP_TIMEOUT)) is not None:
+            res.problems.append("(iii) " + problem)
     else:
         res.notes.append("fsck_lfs not in the guest: fsck skipped")
     out = g.ok("dumplfs /dev/rsd1a > /tmp/dl; echo status $?; grep ifile /tmp/dl;"
@@ -156,17 +181,17 @@ def _inspect(g: Guest, rec: Recording, res: PointResult, durable: int, floor: in
         res.problems.append("(iii) dumplfs: " + " / ".join(out.strip().split("\n")[:6]))
 
 
-def torn_points(rp: Replayer, rec: Recording, every: int) -> list[tuple[int, int]]:
+def torn_points(rp: Replayer, rec, every: int) -> list[tuple[int, int]]:
     """(N, K): every `every`-th write longer than a sector, K = half of it."""
     long = [n for n in range(rec.baseline + 1, rec.end + 1) if rp.sectors(n) > 1]
     return [(n, rp.sectors(n) // 2) for n in long[::every]] if every else []
 
 
-def sample(rec: Recording, rp: Replayer, count: int, torn: int, seed: int
+def sample(rec, rp: Replayer, count: int, torn: int, seed: int, name: str = ""
            ) -> tuple[list[int], list[tuple[int, int]]]:
-    """A fixed-seed sample: the first and last points and `count` others, and
-    `torn` torn writes."""
-    rng = random.Random(f"{rec.workload}/{seed}")
+    """A fixed-seed sample of a recording (a workload's, or a run named name):
+    the first and last points and `count` others, and `torn` torn writes."""
+    rng = random.Random(f"{name or rec.workload}/{seed}")
     inner = list(range(rec.baseline + 1, rec.end))
     pts = sorted({rec.baseline, rec.end, *rng.sample(inner, min(count, len(inner)))})
     long = [n for n in range(rec.baseline + 1, rec.end + 1) if rp.sectors(n) > 1]
@@ -192,10 +217,8 @@ def crash_workload(work: Path, workload: str, seed: int, points=None, tears=None
             f"{len(points)} crash points and {len(tears or [])} torn writes"
             + (f"; the cleaner cleaned {rec.cleaned[0]} segments, moved "
                f"{rec.cleaned[1]} blocks" if rec.cleaned is not None else ""))
-        jobs = sorted([(n, None) for n in points] + list(tears or []),
-                      key=lambda p: (p[0] - (p[1] is not None), p[1] is None))
         results, floor = [], rec.setup_ops
-        for n, k in jobs:
+        for n, k in in_order(points, tears or []):
             r = check_point(rec, rp, wdir, n, floor, k)
             if k is None and r.state is not None:
                 floor = r.state

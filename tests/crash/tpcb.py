@@ -36,21 +36,20 @@ modes with transactions (MODES):
 """
 from __future__ import annotations
 
-import random
 import re
 import shutil
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional
 
 from qemu import disk
-from tests.crash.points import ROLLED, Replayer
+from tests.crash import points
+from tests.crash.points import ROLLED, Point, Replayer, boot_point, fsck_problem
+from tests.crash.record import KARGS
 from tests.crash.record import count_writes
-from tests.guest import Guest, GuestError
+from tests.guest import Guest
 
 SD1_SECTORS = 32768
-KARGS = "syncinterval=0"
 SCALE = "-A 2000 -T 10 -B 1"
 TXNS = 60
 # mode -> (tpcb -i options, tpcb run options, the recovery command after the
@@ -111,53 +110,18 @@ def record(workdir: Path, mode: str) -> TpcbRecording:
 
 
 @dataclass
-class TpcbPoint:
-    n: int
-    tear: Optional[int]
-    acked: int
+class TpcbPoint(Point):
+    acked: int = 0             # commits acknowledged before the cut
     history: Optional[int] = None
     redone: int = 0            # changes db_recover applied forward
     undone: int = 0            # ... and backward
     rolled: int = 0            # partial segments the mount rolled forward
-    problems: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-    image: Optional[Path] = None
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-    @property
-    def name(self) -> str:
-        return f"write {self.n}" + (f" torn after {self.tear} sectors"
-                                    if self.tear is not None else "")
 
 
 def check_point(rec: TpcbRecording, rp: Replayer, work: Path, n: int,
                 tear: Optional[int] = None) -> TpcbPoint:
-    t0 = time.monotonic()
-    res = TpcbPoint(n, tear, rec.acked_at(n - 1 if tear is not None else n))
-    pdir = work / (f"point{n}" + (f"-tear{tear}" if tear is not None else ""))
-    shutil.rmtree(pdir, ignore_errors=True)
-    pdir.mkdir(parents=True)
-    img = pdir / "crash.img"
-    rp.image(n, img, tear)
-    g = Guest(pdir, sd1=img, kargs=KARGS)
-    try:
-        g.boot()
-        _inspect(g, rec, res)
-    except GuestError as e:
-        res.problems.append(f"guest: {str(e)[-1500:]}")
-    finally:
-        g.close()
-    for name in ("sd0.img", "sd1.img"):
-        (pdir / name).unlink(missing_ok=True)
-    if res.ok:
-        shutil.rmtree(pdir)
-    else:
-        res.image = img
-    res.seconds = time.monotonic() - t0
-    return res
+    res = TpcbPoint(n, tear, acked=rec.acked_at(n - 1 if tear is not None else n))
+    return boot_point(rp, work, res, lambda g: _inspect(g, rec, res))
 
 
 def _inspect(g: Guest, rec: TpcbRecording, res: TpcbPoint) -> None:
@@ -187,22 +151,14 @@ def _inspect(g: Guest, rec: TpcbRecording, res: TpcbPoint) -> None:
             res.problems.append(f"{res.history} history records, only "
                                 f"{rec.committed} commits")
     g.ok("umount /mnt", STEP_TIMEOUT)
-    out, status = g.run("fsck_lfs -n /dev/rsd1a", STEP_TIMEOUT)
-    last = out.strip().split("\n")[-1] if out.strip() else ""
-    if status != 0 or not re.search(r"(^|\D)0 problems", last):
-        res.problems.append(f"fsck_lfs -n exited {status}: "
-                            + " / ".join(out.strip().split("\n")[-4:]))
+    if (problem := fsck_problem(g, STEP_TIMEOUT, lines=4)) is not None:
+        res.problems.append(problem)
 
 
 def sample(rec: TpcbRecording, rp: Replayer, count: int, torn: int, seed: int
            ) -> tuple[list[int], list[tuple[int, int]]]:
     """The first and last points, `count` others, `torn` torn writes: fixed-seed."""
-    rng = random.Random(f"tpcb-{rec.mode}/{seed}")
-    inner = list(range(rec.baseline + 1, rec.end))
-    pts = sorted({rec.baseline, rec.end, *rng.sample(inner, min(count, len(inner)))})
-    long = [n for n in range(rec.baseline + 1, rec.end + 1) if rp.sectors(n) > 1]
-    tears = sorted(rng.sample(long, min(torn, len(long))))
-    return pts, [(n, rp.sectors(n) // 2) for n in tears]
+    return points.sample(rec, rp, count, torn, seed, name=f"tpcb-{rec.mode}")
 
 
 def crash_tpcb(work: Path, mode: str, choose: Optional[Callable] = None,
@@ -215,18 +171,15 @@ def crash_tpcb(work: Path, mode: str, choose: Optional[Callable] = None,
     rp = Replayer(wdir / "blank.img", wdir / "write.log", wdir)
     try:
         if choose is None:
-            points = list(range(rec.baseline, rec.end + 1))
-            long = [n for n in range(rec.baseline + 1, rec.end + 1) if rp.sectors(n) > 1]
-            tears = [(n, rp.sectors(n) // 2) for n in long[::torn_every]] if torn_every else []
+            cuts = list(range(rec.baseline, rec.end + 1))
+            tears = points.torn_points(rp, rec, torn_every)
         else:
-            points, tears = choose(rec, rp)
+            cuts, tears = choose(rec, rp)
         log(f"tpcb-{mode}: {rec.committed} commits, {len(rec.acks)} acknowledged "
             f"forces, writes {rec.baseline + 1}..{rec.end}; checking "
-            f"{len(points)} crash points and {len(tears)} torn writes")
-        jobs = sorted([(n, None) for n in points] + tears,
-                      key=lambda p: (p[0] - (p[1] is not None), p[1] is None))
+            f"{len(cuts)} crash points and {len(tears)} torn writes")
         results = []
-        for n, k in jobs:
+        for n, k in points.in_order(cuts, tears):
             r = check_point(rec, rp, wdir, n, k)
             results.append(r)
             if not r.ok:
