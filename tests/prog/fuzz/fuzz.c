@@ -397,20 +397,6 @@ noteblocked(unsigned seed, int batch, int k, int asroot, pid_t pid)
 }
 
 static void
-showprocs(void)
-{
-	pid_t pid;
-
-	fflush(stdout);
-	if ((pid = fork()) == 0) {
-		execl("/bin/ps", "ps", "-alx", (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-}
-
-static void
 nap(void)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
@@ -551,7 +537,8 @@ main(int argc, char **argv)
 				    "unkillable\n", batch, asroot ? "root" :
 				    "user", (int)pid);
 				describe(seed, batch, last, asroot, pid);
-				showprocs();
+				fflush(stdout);
+				system("/bin/ps -alx");	/* who sleeps where */
 				unkillable++;
 				break;
 			}

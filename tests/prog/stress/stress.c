@@ -555,20 +555,6 @@ ticker(int fd)
 }
 
 static void
-showprocs(void)
-{
-	pid_t pid;
-
-	fflush(stdout);
-	if ((pid = fork()) == 0) {
-		execl("/bin/ps", "ps", "-alx", (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-}
-
-static void
 parseexclude(char *list)
 {
 	char *w;
@@ -688,7 +674,8 @@ main(int argc, char **argv)
 				}
 			}
 			if (stuck && dying < 0) {
-				showprocs();
+				fflush(stdout);
+				system("/bin/ps -alx");	/* who sleeps where */
 				for (i = 0; i < nproc; i++)
 					if (alive[i])
 						kill(pids[i], SIGKILL);
