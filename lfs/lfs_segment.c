@@ -424,8 +424,11 @@ lfs_getparent(struct vnode *vp, daddr_t plbn, struct buf **bpp)
 {
 	daddr_t before, after;
 
-	if (ufs_bmaparray(vp, plbn, &before, NULL) != 0 ||
-	    ufs_getindir(vp, plbn, before, bpp) != 0)
+	if (ufs_bmaparray(vp, plbn, &before, NULL) != 0)
+		return EIO;
+	if (before == -1 && incore(vp, plbn) == NULL)
+		return ENOENT;	/* a hole: a truncation freed it */
+	if (ufs_getindir(vp, plbn, before, bpp) != 0)
 		return EIO;
 	if (ufs_bmaparray(vp, plbn, &after, NULL) == 0 && after == before)
 		return 0;

@@ -115,7 +115,7 @@ def unmount_and_check(g: Guest, layout: str) -> None:
 # lfs_alloc.c), or when it dies: never on a healthy file system.
 KERNEL_COMPLAINTS = re.compile(
     r"bad block|free inode .* had|freeing free|panic|trap \d+|"
-    r"out of range|mangled|bad dir|on the free list")
+    r"out of range|mangled|bad dir|on the free list|live bytes \d+ less|is lost")
 
 
 def dumplfs_ok(g: Guest) -> str:
