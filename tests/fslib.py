@@ -43,9 +43,10 @@ def ffs(g: Guest, efs: bool = False) -> None:
     g.ok("mount /dev/sd1a /mnt")
 
 
-def remount(g: Guest) -> None:
+def remount(g: Guest, layout: str = "ffs") -> None:
     """Unmount and mount again: the next reads come from the disk."""
-    g.ok("umount /mnt && mount /dev/sd1a /mnt")
+    g.ok("umount /mnt && mount " + ("-t lfs " if layout == "lfs" else "")
+         + "/dev/sd1a /mnt")
 
 
 def newfs_lfs(g: Guest, segsize: int | None = None) -> None:

@@ -114,3 +114,21 @@ def test_no_new_name_in_a_removed_directory(guest: Guest, layout: str):
             f"{cmd}: {out}"
     assert guest.ok("cat /mnt/f") == "hi\n"
     fslib.unmount_and_check(guest, layout)
+
+
+@pytest.mark.parametrize("layout", fslib.LAYOUTS)
+def test_a_truncation_under_a_running_sync_reaches_the_disk(guest: Guest, layout: str):
+    """A file with blocks under its single indirect block, the cache cold
+    (mounted again), truncated to its direct blocks while a child calls
+    sync() without pause: the truncation sleeps reading the indirect
+    block, the LFS writer copied the inode meanwhile and cleared its
+    flags, and the blocks freed after the copy never reached the disk
+    (fsck_lfs: blocks past the end of the file, segment live bytes and
+    the free count off)."""
+    fslib.make_fs(guest, layout)
+    guest.ok("dd if=/dev/zero of=/mnt/synctrunc bs=4k count=12 2>/dev/null && "
+             "dd if=/dev/zero of=/mnt/synctrunc bs=4k seek=1012 count=2 "
+             "conv=notrunc 2>/dev/null")
+    fslib.remount(guest, layout)
+    reltests(guest, "-d /mnt -t synctrunc", user="root")
+    fslib.unmount_and_check(guest, layout)

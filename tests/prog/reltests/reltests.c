@@ -2,7 +2,8 @@
  * reltests: the reliability regressions of issue 14 that one process can
  * show: shrinking a file across its indirect levels, growing one past
  * the largest size, a write(2) that fails half way (EFAULT, ENOSPC),
- * and the space each gives back.
+ * and the space each gives back; and one that takes two: a truncation
+ * while sync() runs.
  * One line per check, "(reltests) what: ok" or "... FAILED: why", and a
  * last line "N passed, M failed"; exit status 0 only if nothing failed.
  *
@@ -10,8 +11,9 @@
  *	  -d dir  a writable directory on the file system to test (/tmp)
  *	  -n	  do not compare free space (LFS frees a block only when
  *		  the cleaner or a checkpoint gets to it)
- *	  -t test run only that one: shrink, bigtrunc, badwrite or fill
- *		  (fill writes until ENOSPC and runs only when asked)
+ *	  -t test run only that one: shrink, bigtrunc, badwrite, fill or
+ *		  synctrunc (the last two run only when asked: fill writes
+ *		  until ENOSPC, synctrunc wants a file made for it)
  *
  * The kernel's own complaints ("bad block ... freed", "free inode had N
  * blocks") go to the console; the pytest file looks for them there.
@@ -20,6 +22,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -307,6 +310,52 @@ test_bigtrunc(void)
 	unlink(path("bigtrunc"));
 }
 
+/*
+ * A truncation that sleeps (reading an indirect block from the disk)
+ * while another process's sync() runs the segment writer.  LFS's writer
+ * copies the inode then, without its lock, and clears its flags; the
+ * blocks the truncation frees after the copy must still reach the disk
+ * in a later copy.  They did not: the disk kept the new size with the
+ * old pointers, blocks past the end of the file counted free.  Only the
+ * checker sees that, so the pytest file unmounts and runs it.  The file
+ * dir/synctrunc is the caller's: blocks under the single indirect block,
+ * which must not be in the cache (mounted since it was written).
+ */
+static void
+test_synctrunc(void)
+{
+	long bsize = blocksize();
+	off_t keep = NDADDR * bsize - bsize / 2;	/* no indirect block */
+	struct stat st;
+	int fd, p[2], pid, r, e;
+	char c;
+
+	fd = open(path("synctrunc"), O_RDWR);
+	st = fstat_(fd);
+	check(fd >= 0 && st.st_size > NDADDR * bsize, "synctrunc is there",
+	    "open: fd %d, size %lld", fd, (long long)st.st_size);
+	if (fd < 0 || pipe(p) < 0)
+		return;
+	if ((pid = fork()) == 0) {
+		close(p[0]);
+		sync();
+		write(p[1], "s", 1);		/* syncing from now on */
+		for (;;)
+			sync();
+	}
+	close(p[1]);
+	read(p[0], &c, 1);
+	r = ftruncate(fd, keep);
+	e = errno;
+	kill(pid, SIGKILL);
+	reap(pid);
+	close(p[0]);
+	st = fstat_(fd);
+	check(r == 0 && st.st_size == keep, "truncate while sync runs",
+	    "returned %d, errno %d, size %lld", r, e, (long long)st.st_size);
+	close(fd);
+}
+
 static const struct {
 	const char *name;
 	void	(*fn)(void);
@@ -316,6 +365,7 @@ static const struct {
 	{ "bigtrunc", test_bigtrunc, 1 },
 	{ "badwrite", test_badwrite, 1 },
 	{ "fill", test_fill, 0 },
+	{ "synctrunc", test_synctrunc, 0 },
 };
 #define NTESTS	(int)(sizeof(tests) / sizeof(tests[0]))
 
