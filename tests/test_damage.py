@@ -1,4 +1,4 @@
-"""Damaged disks (issue 14): images made by tests/damage.py with one
+"""Damaged disks (issue 14): images made by tests/damage/ with one
 targeted damage each (superblock, cylinder groups, inode sizes, block
 pointers, link counts, directory entries, LFS summaries and ifile), and
 with random damage from seeds.
