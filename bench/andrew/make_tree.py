@@ -89,7 +89,7 @@ def write_phases(files: list[str]) -> None:
         4: ("read every byte", "".join(
             "grep andrew-finds-nothing " +
             " ".join(f"$1/{f}" for f in files if f.startswith(p + "/")) + "\n"
-            for p in PROGRAMS) + f"grep andrew-finds-nothing $1/Makefile\nexit 0\n"),
+            for p in PROGRAMS) + "grep andrew-finds-nothing $1/Makefile\nexit 0\n"),
         5: ("compile and link", "cd $1 && make -s\n"),
     }
     for n, (what, body) in phases.items():
