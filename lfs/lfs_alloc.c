@@ -87,7 +87,13 @@ lfs_ifind(struct lfs *fs, ino_t ino, IFILE *ifp)
 	return 0;
 }
 
-/* bytes more (or fewer) live in the segment holding block daddr. */
+/*
+ * bytes more (or fewer) live in the segment holding block daddr.  This
+ * may sleep (reading the ifile), so its callers keep one order: a segment
+ * is credited before a pointer names the new place, and debited after the
+ * pointer has left the old one.  A debit then never meets a segment short
+ * of it, unless the count was wrong: that is said, and the count is 0.
+ */
 void
 lfs_seguse_add(struct lfs *fs, u_int32_t daddr, int32_t bytes)
 {

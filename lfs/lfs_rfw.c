@@ -242,8 +242,8 @@ lfs_rfw_diff(struct lfs *fs, u_int32_t o, u_int32_t n, int level)
 
 	if (o == n)
 		return;
+	lfs_seguse_add(fs, n, d->dlfs_bsize);	/* credit, then debit */
 	lfs_seguse_add(fs, o, -(int32_t)d->dlfs_bsize);
-	lfs_seguse_add(fs, n, d->dlfs_bsize);
 	if (level == 0)
 		return;
 	if (o != LFS_UNUSED_DADDR && lfs_rfw_read(fs, o, 1, &obp) != 0)
@@ -296,8 +296,8 @@ lfs_rfw_inode(struct lfs *fs, const struct dinode *dp, u_int32_t iaddr)
 	}
 	ifp->if_daddr = iaddr;
 	lfs_ifput(fs, &r, 1);
-	lfs_seguse_add(fs, prev, -(int32_t)sizeof(*dp));
 	lfs_seguse_add(fs, iaddr, sizeof(*dp));
+	lfs_seguse_add(fs, prev, -(int32_t)sizeof(*dp));
 	old = none;
 	if (lfs_rfw_getdin(fs, prev, dp->di_inumber, &old) != 0 ||
 	    !lfs_rfw_hasblocks(fs, &old))

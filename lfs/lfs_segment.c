@@ -210,15 +210,21 @@ lfs_endfinfo(struct lfs *fs, struct segment *sp)
 	sp->sg_fip = NULL;
 }
 
-/* The map learns where each inode of the closing partial went. */
-static int32_t
+/*
+ * The map learns where each inode of the closing partial went.  Their
+ * segment was credited with all of them first (lfs_seguse_add may sleep,
+ * and an inode freed meanwhile takes its bytes from where the map says);
+ * one freed before it is mapped is taken back here.
+ */
+static void
 lfs_mapinodes(struct lfs *fs, struct segment *sp, u_int32_t iaddr)
 {
 	struct dlfs *d = &fs->lfs_dlfs;
-	int32_t live = 0;
+	int32_t dsize = sizeof(struct dinode);
 	int j, k;
 
 	LFS_ASSERT_SEGLOCK(fs);
+	lfs_seguse_add(fs, iaddr, sp->sg_ninos * dsize);
 	for (j = 0; j < sp->sg_niblks; j++) {
 		int n = MIN((int)d->dlfs_inopb, sp->sg_ninos - j * (int)d->dlfs_inopb);
 
@@ -230,21 +236,22 @@ lfs_mapinodes(struct lfs *fs, struct segment *sp, u_int32_t iaddr)
 
 			if (dp->di_inumber == LFS_IFILE_INUM)
 				d->dlfs_idaddr = iaddr + j;
-			if ((ifp = LFS_IENTRY(fs, dp->di_inumber, &r)) == NULL)
+			if ((ifp = LFS_IENTRY(fs, dp->di_inumber, &r)) == NULL) {
+				lfs_seguse_add(fs, iaddr, -dsize);
 				continue;
+			}
 			old = ifp->if_daddr;
 			if (old == LFS_UNUSED_DADDR ||
 			    ifp->if_version != dp->di_gen) {
 				lfs_ifput(fs, &r, 0);	/* freed meanwhile */
+				lfs_seguse_add(fs, iaddr, -dsize);
 				continue;
 			}
 			ifp->if_daddr = iaddr + j;
 			lfs_ifput(fs, &r, 1);
-			lfs_seguse_add(fs, old, -(int32_t)sizeof(*dp));
-			live += sizeof(*dp);
+			lfs_seguse_add(fs, old, -dsize);
 		}
 	}
-	return live;
 }
 
 /* CLEANERINFO as the checkpoint being written sees it. */
@@ -308,7 +315,6 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	int nblocks, i;
 	struct lfs_ifref r;
 	struct lfs_pseg *ps;
-	int32_t live;
 	SEGUSE *sup;
 
 	LFS_ASSERT_SEGLOCK(fs);
@@ -324,12 +330,11 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	inoaddrs = lfs_inoaddrs(d, sp->sg_sum);
 	for (j = 0; j < (u_int32_t)sp->sg_niblks; j++)
 		inoaddrs[-1 - (int)j] = iaddr + j;
-	live = lfs_mapinodes(fs, sp, iaddr);
+	lfs_mapinodes(fs, sp, iaddr);
 
 	/* The summary and inode blocks take log space as they are written. */
 	d->dlfs_avail -= 1 + sp->sg_niblks;
 	if ((sup = LFS_SEGENTRY(fs, d->dlfs_curseg, &r)) != NULL) {
-		sup->su_nbytes += live;
 		sup->su_nsums++;
 		sup->su_ninos += sp->sg_niblks;
 		if (!(sp->sg_flags & SEGM_CLEAN) || sup->su_lastmod == 0)
@@ -442,53 +447,53 @@ lfs_getparent(struct vnode *vp, daddr_t plbn, struct buf **bpp)
  * Block lbn of ip now lives at daddr: point its parent (the inode or an
  * indirect block) there, and move its live bytes to the new segment.
  * A pointer already 0, or a parent gone, means the block was truncated
- * meanwhile: it is written, dead.
+ * meanwhile: it is written, dead.  The new segment is credited before
+ * any pointer names daddr (lfs_seguse_add may sleep): a truncation that
+ * frees the block from there finds its bytes there.
  */
 static void
 lfs_updatemeta(struct lfs *fs, struct inode *ip, daddr_t lbn, u_int32_t daddr)
 {
 	struct ufsmount *ump = ip->i_ump;
 	struct vnode *vp = ITOV(ip);
+	int32_t bsize = ump->um_bsize, old, *ptr;
 	struct indir a[NIADDR + 2];
 	struct buf *bp;
-	int32_t old, *ptr;
 	daddr_t plbn;
 	int num, ours;
 
 	LFS_ASSERT_SEGLOCK(fs);
 	if (ufs_getlbns(ump, lbn, a, &num) != 0)
 		return;
+	lfs_seguse_add(fs, daddr, bsize);
 	if (num <= 1) {
 		ptr = num == 0 ? &ip->i_db[lbn] : &ip->i_ib[a[0].in_off];
-		if ((old = *ptr) == 0)
-			return;
-		*ptr = daddr;
-		ip->i_flag |= IN_MODIFIED;
+		if ((old = *ptr) != 0) {
+			*ptr = daddr;
+			ip->i_flag |= IN_MODIFIED;
+		}
 	} else {
 		plbn = a[num - 1].in_lbn;
 		bp = incore(vp, plbn);
 		ours = bp != NULL && (bp->b_flags & B_GATHERED);
-		if (!ours && lfs_getparent(vp, plbn, &bp) != 0)
-			return;
-		ptr = &((int32_t *)bp->b_data)[a[num - 1].in_off];
-		old = *ptr;
-		if (old != 0)
-			*ptr = daddr;
-		if (ours) {
-			if (old != 0)
-				lfs_redirty(fs, bp);
-		} else if (old != 0)
-			lfs_bwrite(bp);
-		else
-			brelse(bp);
-		if (old == 0)
-			return;
+		old = 0;
+		if (ours || lfs_getparent(vp, plbn, &bp) == 0) {
+			ptr = &((int32_t *)bp->b_data)[a[num - 1].in_off];
+			if ((old = *ptr) != 0)
+				*ptr = daddr;
+			if (ours) {
+				if (old != 0)
+					lfs_redirty(fs, bp);
+			} else if (old != 0)
+				lfs_bwrite(bp);
+			else
+				brelse(bp);
+		}
 	}
-	/* The new segment first: a truncation while the old one's entry is
-	 * read (it may sleep) subtracts the block from the new one. */
-	lfs_seguse_add(fs, daddr, ump->um_bsize);
-	if (old > 0)
-		lfs_seguse_add(fs, old, -(int32_t)ump->um_bsize);
+	if (old == 0)
+		lfs_seguse_add(fs, daddr, -bsize);	/* dead: nothing names it */
+	else if (old > 0)
+		lfs_seguse_add(fs, old, -bsize);
 }
 
 /* Which indirect level lbn (< 0) is: 0 single, 1 double, 2 triple. */
