@@ -37,6 +37,16 @@ FFSES = ("ffs", "efs")
 ALL = LAYOUTS
 
 
+def inode_case(name: str, why: str, path: str, **fields: int) -> None:
+    """A case on every layout that sets fields of path's inode."""
+    case(name, ALL, why)(lambda img, layout: inode_edit(img, layout, path, **fields))
+
+
+def dirent_case(name: str, why: str, dirpath: str, entry: str, **fields: int) -> None:
+    """A case on every layout that sets fields of dirpath's entry."""
+    case(name, ALL, why)(lambda img, layout: dirent_edit(img, layout, dirpath, entry, **fields))
+
+
 # superblock
 @case("sb-ncg-zero", FFSES, "fs_ncg 0: no cylinder group to index")
 def _(img, layout):
@@ -175,19 +185,16 @@ for _size, _label in ((2**31 - 1, "2g"), (2**63 - 1, "huge")):
          f"a 100-byte file's size {_size}")(_filesize)
 
 
-@case("dir-size-odd", ALL, "a directory's size not a multiple of 512")
-def _(img, layout):
-    inode_edit(img, layout, "/many", size=700)
+inode_case("dir-size-odd", "a directory's size not a multiple of 512",
+           "/many", size=700)
 
 
-@case("dir-size-zero", ALL, "a directory's size 0 (no '.' or '..')")
-def _(img, layout):
-    inode_edit(img, layout, "/a/b", size=0)
+inode_case("dir-size-zero", "a directory's size 0 (no '.' or '..')",
+           "/a/b", size=0)
 
 
-@case("symlink-size-huge", ALL, "a short symlink's size 2^31 - 1")
-def _(img, layout):
-    inode_edit(img, layout, "/link", size=2**31 - 1)
+inode_case("symlink-size-huge", "a short symlink's size 2^31 - 1",
+           "/link", size=2**31 - 1)
 
 
 # block pointers
@@ -203,9 +210,8 @@ def _(img, layout):
     inode_edit(img, layout, "/", db0=db0 - (1 << 31))
 
 
-@case("root-db0-minus5", ALL, "the root directory's first block pointer -5")
-def _(img, layout):
-    inode_edit(img, layout, "/", db0=-5)
+inode_case("root-db0-minus5", "the root directory's first block pointer -5",
+           "/", db0=-5)
 
 
 @case("root-db0-out", ALL, "the root directory's first block beyond the end")
@@ -213,9 +219,8 @@ def _(img, layout):
     inode_edit(img, layout, "/", db0=fs_blocks(img, layout) + 1000)
 
 
-@case("file-db-negative", ALL, "a file's direct pointers -1 and -100000")
-def _(img, layout):
-    inode_edit(img, layout, "/single", db0=-1, db5=-100000)
+inode_case("file-db-negative", "a file's direct pointers -1 and -100000",
+           "/single", db0=-1, db5=-100000)
 
 
 @case("file-db-out", ALL, "a file's direct pointers beyond the end")
@@ -224,9 +229,8 @@ def _(img, layout):
     inode_edit(img, layout, "/a/frag", db0=n + 8, db1=0x7fffff00)
 
 
-@case("file-ib-negative", ALL, "a file's single indirect pointer negative")
-def _(img, layout):
-    inode_edit(img, layout, "/single", ib0=-12345)
+inode_case("file-ib-negative", "a file's single indirect pointer negative",
+           "/single", ib0=-12345)
 
 
 @case("file-ib-out", ALL, "a file's double indirect pointer beyond the end")
@@ -252,29 +256,22 @@ def _(img, layout):
 
 
 # link counts and modes
-@case("nlink-zero", ALL, "a named file with link count 0")
-def _(img, layout):
-    inode_edit(img, layout, "/a/small", nlink=0)
+inode_case("nlink-zero", "a named file with link count 0", "/a/small", nlink=0)
 
 
-@case("nlink-dir-one", ALL, "a directory with link count 1")
-def _(img, layout):
-    inode_edit(img, layout, "/a", nlink=1)
+inode_case("nlink-dir-one", "a directory with link count 1", "/a", nlink=1)
 
 
-@case("nlink-huge", ALL, "a file with link count 32767")
-def _(img, layout):
-    inode_edit(img, layout, "/a/frag", nlink=32767)
+inode_case("nlink-huge", "a file with link count 32767",
+           "/a/frag", nlink=32767)
 
 
-@case("mode-dir-as-file", ALL, "a directory whose mode says regular file")
-def _(img, layout):
-    inode_edit(img, layout, "/a/b", mode=IFREG | 0o644)
+inode_case("mode-dir-as-file", "a directory whose mode says regular file",
+           "/a/b", mode=IFREG | 0o644)
 
 
-@case("mode-file-as-dir", ALL, "a file whose mode says directory")
-def _(img, layout):
-    inode_edit(img, layout, "/a/frag", mode=IFDIR | 0o755)
+inode_case("mode-file-as-dir", "a file whose mode says directory",
+           "/a/frag", mode=IFDIR | 0o755)
 
 
 @case("mode-device-garbage", ALL,
@@ -301,39 +298,31 @@ def dirent_edit(img: Path, layout: str, dirpath: str, name: str,
         f.set_dirent(dirpath, name, **fields)
 
 
-@case("dirent-reclen-zero", ALL, "a directory entry of length 0")
-def _(img, layout):
-    dirent_edit(img, layout, "/a", "small", reclen=0)
+dirent_case("dirent-reclen-zero", "a directory entry of length 0",
+            "/a", "small", reclen=0)
 
 
-@case("dirent-reclen-long", ALL, "an entry running past its 512-byte chunk")
-def _(img, layout):
-    dirent_edit(img, layout, "/a", "frag", reclen=4000)
+dirent_case("dirent-reclen-long", "an entry running past its 512-byte chunk",
+            "/a", "frag", reclen=4000)
 
 
-@case("dirent-reclen-odd", ALL, "an entry length not a multiple of 4")
-def _(img, layout):
-    dirent_edit(img, layout, "/", "link", reclen=13)
+dirent_case("dirent-reclen-odd", "an entry length not a multiple of 4",
+            "/", "link", reclen=13)
 
 
-@case("dirent-namlen-long", ALL, "a name longer than its entry")
-def _(img, layout):
-    dirent_edit(img, layout, "/a", "b", namlen=200)
+dirent_case("dirent-namlen-long", "a name longer than its entry",
+            "/a", "b", namlen=200)
 
 
-@case("dirent-ino-huge", ALL, "an entry naming inode 2^31")
-def _(img, layout):
-    dirent_edit(img, layout, "/a", "small", ino=0x80000000)
+dirent_case("dirent-ino-huge", "an entry naming inode 2^31",
+            "/a", "small", ino=0x80000000)
 
 
-@case("dirent-ino-free", ALL, "an entry naming an unused inode")
-def _(img, layout):
-    dirent_edit(img, layout, "/a", "small", ino=200)
+dirent_case("dirent-ino-free", "an entry naming an unused inode",
+            "/a", "small", ino=200)
 
 
-@case("dirent-dot-zero", ALL, "'.' naming inode 0")
-def _(img, layout):
-    dirent_edit(img, layout, "/a/b", ".", ino=0)
+dirent_case("dirent-dot-zero", "'.' naming inode 0", "/a/b", ".", ino=0)
 
 
 @case("dirent-dotdot-file", ALL, "'..' naming a regular file")
@@ -343,9 +332,8 @@ def _(img, layout):
     dirent_edit(img, layout, "/a/b", "..", ino=target)
 
 
-@case("dirent-loop", ALL, "a subdirectory entry naming the root (a loop)")
-def _(img, layout):
-    dirent_edit(img, layout, "/a/b", "c", ino=2)
+dirent_case("dirent-loop", "a subdirectory entry naming the root (a loop)",
+            "/a/b", "c", ino=2)
 
 
 # LFS: summaries and the ifile
