@@ -37,6 +37,23 @@ FFSES = ("ffs", "efs")
 ALL = LAYOUTS
 
 
+def sb_case(name: str, why: str, field: str, value: int) -> None:
+    """A case on FFS and EFS that sets one superblock field."""
+    def apply(img: Path, layout: str) -> None:
+        with Ffs(img) as f:
+            f.set_sb(field, value)
+    case(name, FFSES, why)(apply)
+
+
+def lfs_sb_case(name: str, why: str, **fields: int) -> None:
+    """A case on LFS that sets fields of both superblocks."""
+    def apply(img: Path, layout: str) -> None:
+        d = Lfs(img)
+        d.set_superblocks(**fields)
+        d.save()
+    case(name, ("lfs",), why)(apply)
+
+
 def inode_case(name: str, why: str, path: str, **fields: int) -> None:
     """A case on every layout that sets fields of path's inode."""
     case(name, ALL, why)(lambda img, layout: inode_edit(img, layout, path, **fields))
@@ -48,40 +65,13 @@ def dirent_case(name: str, why: str, dirpath: str, entry: str, **fields: int) ->
 
 
 # superblock
-@case("sb-ncg-zero", FFSES, "fs_ncg 0: no cylinder group to index")
-def _(img, layout):
-    with Ffs(img) as f:
-        f.set_sb("ncg", 0)
-
-
-@case("sb-ncg-huge", FFSES, "fs_ncg far beyond the disk")
-def _(img, layout):
-    with Ffs(img) as f:
-        f.set_sb("ncg", 0x7fffffff)
-
-
-@case("sb-bsize-odd", FFSES, "fs_bsize not a power of two")
-def _(img, layout):
-    with Ffs(img) as f:
-        f.set_sb("bsize", 3000)
-
-
-@case("sb-frag-zero", FFSES, "fs_frag 0 (a divisor)")
-def _(img, layout):
-    with Ffs(img) as f:
-        f.set_sb("frag", 0)
-
-
-@case("sb-ipg-huge", FFSES, "more inodes per group than the group holds")
-def _(img, layout):
-    with Ffs(img) as f:
-        f.set_sb("ipg", 1 << 24)
-
-
-@case("sb-cssize-huge", FFSES, "a summary area of a gigabyte")
-def _(img, layout):
-    with Ffs(img) as f:
-        f.set_sb("cssize", 1 << 30)
+sb_case("sb-ncg-zero", "fs_ncg 0: no cylinder group to index", "ncg", 0)
+sb_case("sb-ncg-huge", "fs_ncg far beyond the disk", "ncg", 0x7fffffff)
+sb_case("sb-bsize-odd", "fs_bsize not a power of two", "bsize", 3000)
+sb_case("sb-frag-zero", "fs_frag 0 (a divisor)", "frag", 0)
+sb_case("sb-ipg-huge", "more inodes per group than the group holds",
+        "ipg", 1 << 24)
+sb_case("sb-cssize-huge", "a summary area of a gigabyte", "cssize", 1 << 30)
 
 
 @case("sb-csaddr-out", FFSES, "the summary area outside the disk")
@@ -96,17 +86,11 @@ def _(img, layout):
         f.set_sb("size", f.sb.size * 64)
 
 
-@case("sb-nindir-wrong", FFSES, "fs_nindir that is not bsize / 4")
-def _(img, layout):
-    with Ffs(img) as f:
-        f.set_sb("nindir", 7)
+sb_case("sb-nindir-wrong", "fs_nindir that is not bsize / 4", "nindir", 7)
 
 
-@case("lfs-sb-nseg-huge", ("lfs",), "more segments than the disk holds")
-def _(img, layout):
-    d = Lfs(img)
-    d.set_superblocks(nseg=0x7fffffff)
-    d.save()
+lfs_sb_case("lfs-sb-nseg-huge", "more segments than the disk holds",
+            nseg=0x7fffffff)
 
 
 @case("lfs-sb-idaddr-out", ("lfs",), "the ifile's inode beyond the disk")
@@ -116,11 +100,8 @@ def _(img, layout):
     d.save()
 
 
-@case("lfs-sb-free-huge", ("lfs",), "the free inode list starts at inode 2^31")
-def _(img, layout):
-    d = Lfs(img)
-    d.set_superblocks(free=0x7fffffff)
-    d.save()
+lfs_sb_case("lfs-sb-free-huge", "the free inode list starts at inode 2^31",
+            free=0x7fffffff)
 
 
 @case("lfs-sb-curseg-out", ("lfs",), "the current segment beyond the last")
@@ -130,11 +111,8 @@ def _(img, layout):
     d.save()
 
 
-@case("lfs-sb-cleansz-huge", ("lfs",), "ifile tables of absurd size")
-def _(img, layout):
-    d = Lfs(img)
-    d.set_superblocks(cleansz=100000, segtabsz=100000)
-    d.save()
+lfs_sb_case("lfs-sb-cleansz-huge", "ifile tables of absurd size",
+            cleansz=100000, segtabsz=100000)
 
 
 # cylinder groups
@@ -187,12 +165,8 @@ for _size, _label in ((2**31 - 1, "2g"), (2**63 - 1, "huge")):
 
 inode_case("dir-size-odd", "a directory's size not a multiple of 512",
            "/many", size=700)
-
-
 inode_case("dir-size-zero", "a directory's size 0 (no '.' or '..')",
            "/a/b", size=0)
-
-
 inode_case("symlink-size-huge", "a short symlink's size 2^31 - 1",
            "/link", size=2**31 - 1)
 
@@ -257,19 +231,11 @@ def _(img, layout):
 
 # link counts and modes
 inode_case("nlink-zero", "a named file with link count 0", "/a/small", nlink=0)
-
-
 inode_case("nlink-dir-one", "a directory with link count 1", "/a", nlink=1)
-
-
 inode_case("nlink-huge", "a file with link count 32767",
            "/a/frag", nlink=32767)
-
-
 inode_case("mode-dir-as-file", "a directory whose mode says regular file",
            "/a/b", mode=IFREG | 0o644)
-
-
 inode_case("mode-file-as-dir", "a file whose mode says directory",
            "/a/frag", mode=IFDIR | 0o755)
 
@@ -300,28 +266,16 @@ def dirent_edit(img: Path, layout: str, dirpath: str, name: str,
 
 dirent_case("dirent-reclen-zero", "a directory entry of length 0",
             "/a", "small", reclen=0)
-
-
 dirent_case("dirent-reclen-long", "an entry running past its 512-byte chunk",
             "/a", "frag", reclen=4000)
-
-
 dirent_case("dirent-reclen-odd", "an entry length not a multiple of 4",
             "/", "link", reclen=13)
-
-
 dirent_case("dirent-namlen-long", "a name longer than its entry",
             "/a", "b", namlen=200)
-
-
 dirent_case("dirent-ino-huge", "an entry naming inode 2^31",
             "/a", "small", ino=0x80000000)
-
-
 dirent_case("dirent-ino-free", "an entry naming an unused inode",
             "/a", "small", ino=200)
-
-
 dirent_case("dirent-dot-zero", "'.' naming inode 0", "/a/b", ".", ino=0)
 
 
