@@ -87,36 +87,6 @@ lfs_ifind(struct lfs *fs, ino_t ino, IFILE *ifp)
 	return 0;
 }
 
-/*
- * bytes more (or fewer) live in the segment holding block daddr.  This
- * may sleep (reading the ifile), so its callers keep one order: a segment
- * is credited before a pointer names the new place, and debited after the
- * pointer has left the old one.  A debit then never meets a segment short
- * of it, unless the count was wrong: that is said, and the count is 0.
- */
-void
-lfs_seguse_add(struct lfs *fs, u_int32_t daddr, int32_t bytes)
-{
-	struct dlfs *d = &fs->lfs_dlfs;
-	struct lfs_ifref r;
-	u_int32_t sn;
-	SEGUSE *sup;
-
-	if (daddr == LFS_UNUSED_DADDR || daddr == (u_int32_t)LFS_UNASSIGNED ||
-	    daddr >= d->dlfs_size || bytes == 0)
-		return;
-	sn = lfs_dtosn(d, daddr);
-	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
-		return;
-	if (bytes < 0 && sup->su_nbytes < (u_int32_t)-bytes) {
-		printf("lfs: %s: segment %u: live bytes %u less %d\n",
-		    fs->lfs_ump->um_fspec, sn, sup->su_nbytes, -bytes);
-		sup->su_nbytes = 0;
-	} else
-		sup->su_nbytes += bytes;
-	lfs_ifput(fs, &r, 1);
-}
-
 /* A block more of free IFILE entries at the end of the ifile. */
 static int
 lfs_extendifile(struct lfs *fs)

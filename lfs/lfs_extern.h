@@ -173,7 +173,6 @@ void	lfs_ifput(struct lfs *, struct lfs_ifref *, int changed);
 #define LFS_CLEANERINFO(fs, r) ((CLEANERINFO *)lfs_ifget((fs), 0, 0, \
 	sizeof(CLEANERINFO), (r)))
 int	lfs_ifind(struct lfs *, ino_t, IFILE *);
-void	lfs_seguse_add(struct lfs *, u_int32_t daddr, int32_t bytes);
 int	lfs_valloc(struct inode *pip, int mode, struct ucred *,
 	    struct vnode **);
 int	lfs_vfree(struct inode *pip, ino_t ino, int mode);
@@ -256,8 +255,13 @@ void	lfs_segunlock(struct lfs *);
 int	lfs_segwrite(struct mount *, int flags);
 int	lfs_segwrite_vnodes(struct mount *, int flags, struct vnode **, int n);
 struct segment *lfs_segalloc(struct lfs *);
-int	lfs_pickseg(struct lfs *);
 void	lfs_segfree(struct segment *);
+
+/* lfs_seguse.c */
+void	lfs_seguse_add(struct lfs *, u_int32_t daddr, int32_t bytes);
+int	lfs_newseg(struct lfs *);
+int	lfs_pickseg(struct lfs *);
+void	lfs_clearactive(struct lfs *);
 
 /* lfs_segio.c */
 void	lfs_startio(struct lfs *, struct segment *, struct lfs_pseg *,

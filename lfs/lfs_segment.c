@@ -88,73 +88,6 @@ lfs_segunlock(struct lfs *fs)
 	lockrelease(&fs->lfs_seglock);
 }
 
-/* Move the log to dlfs_nextseg, and choose the segment after it. */
-static int
-lfs_newseg(struct lfs *fs)
-{
-	struct dlfs *d = &fs->lfs_dlfs;
-	u_int32_t sn = d->dlfs_nextseg, end;
-	struct lfs_ifref r;
-	SEGUSE *sup;
-
-	LFS_ASSERT_SEGLOCK(fs);
-	if (sn == d->dlfs_curseg)
-		return ENOSPC;		/* no clean segment was left */
-	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
-		return EIO;
-	if (sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)) {
-		lfs_ifput(fs, &r, 0);
-		printf("lfs: %s: next segment %u is not clean\n",
-		    fs->lfs_ump->um_fspec, sn);
-		return EIO;
-	}
-	end = lfs_sntod(d, d->dlfs_curseg + 1);
-	if (d->dlfs_offset < end)
-		d->dlfs_avail -= end - d->dlfs_offset;	/* the tail unused */
-	fs->lfs_nclean--;
-	fs->lfs_ndirty++;
-	sup->su_flags |= SEGUSE_ACTIVE | SEGUSE_DIRTY;
-	sup->su_nbytes = 0;
-	sup->su_nsums = sup->su_ninos = 0;
-	sup->su_lastmod = lfs_time();
-	lfs_ifput(fs, &r, 1);
-	d->dlfs_curseg = sn;
-	d->dlfs_offset = lfs_sbfirstblock(d, sn);
-	fs->lfs_stats.segs_used++;
-	if (fs->lfs_nclean <= d->dlfs_minfreeseg + 2)
-		wakeup(&fs->lfs_cleaners);	/* clean segments run low */
-	return lfs_pickseg(fs);
-}
-
-/* Choose dlfs_nextseg: the first clean segment after dlfs_curseg. */
-int
-lfs_pickseg(struct lfs *fs)
-{
-	struct dlfs *d = &fs->lfs_dlfs;
-	u_int32_t sn = d->dlfs_curseg, i;
-	struct lfs_ifref r;
-	SEGUSE *sup;
-
-	for (i = 1; i < d->dlfs_nseg; i++) {
-		u_int32_t n = (sn + i) % d->dlfs_nseg;
-		int clean;
-
-		if ((sup = LFS_SEGENTRY(fs, n, &r)) == NULL)
-			return EIO;
-		clean = !(sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE));
-		lfs_ifput(fs, &r, 0);
-		if (clean) {
-			d->dlfs_nextseg = n;
-			return 0;
-		}
-	}
-	/* None left: this is the last segment the log can take for now. */
-	printf("lfs: %s: no clean segment after segment %u\n",
-	    fs->lfs_ump->um_fspec, sn);
-	d->dlfs_nextseg = sn;
-	return 0;
-}
-
 /* Open a partial segment with room for at least need blocks. */
 static int
 lfs_initseg(struct lfs *fs, struct segment *sp, u_int32_t need)
@@ -666,28 +599,6 @@ lfs_writefile(struct lfs *fs, struct segment *sp, struct vnode *vp)
 	return error;
 }
 
-
-/* A checkpoint keeps ACTIVE only on the segment being written. */
-static void
-lfs_clearactive(struct lfs *fs)
-{
-	struct dlfs *d = &fs->lfs_dlfs;
-	struct lfs_ifref r;
-	u_int32_t sn;
-	SEGUSE *sup;
-
-	LFS_ASSERT_SEGLOCK(fs);
-	for (sn = 0; sn < d->dlfs_nseg; sn++) {
-		if (sn == d->dlfs_curseg ||
-		    (sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
-			continue;
-		if (sup->su_flags & SEGUSE_ACTIVE) {
-			sup->su_flags &= ~SEGUSE_ACTIVE;
-			lfs_ifput(fs, &r, 1);
-		} else
-			lfs_ifput(fs, &r, 0);
-	}
-}
 
 /* Mark an ifile block dirty so this round of the ifile carries it. */
 static void

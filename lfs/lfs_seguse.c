@@ -1,0 +1,137 @@
+/*
+ * The segment usage table (thesis 6.2.3, SEGUSE in the ifile): how many
+ * live bytes each segment holds, and whether it is dirty, or ACTIVE
+ * (written since the last checkpoint, so not yet the cleaner's).  The
+ * writer moves the log to the next clean segment (lfs_newseg) and picks
+ * the one after (lfs_pickseg); a checkpoint clears ACTIVE
+ * (lfs_clearactive); every block written, moved or freed moves its
+ * bytes (lfs_seguse_add).  The cleaner reads the table through the ifile
+ * and gives a segment back with lfs_segclean (lfs_syscalls.c).
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/buf.h"
+#include "kern/proc.h"
+#include "kern/i386/cpu.h"
+#include "ufs/ufs_extern.h"
+#include "lfs/lfs_extern.h"
+
+/*
+ * bytes more (or fewer) live in the segment holding block daddr.  This
+ * may sleep (reading the ifile), so its callers keep one order: a segment
+ * is credited before a pointer names the new place, and debited after the
+ * pointer has left the old one.  A debit then never meets a segment short
+ * of it, unless the count was wrong: that is said, and the count is 0.
+ */
+void
+lfs_seguse_add(struct lfs *fs, u_int32_t daddr, int32_t bytes)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct lfs_ifref r;
+	u_int32_t sn;
+	SEGUSE *sup;
+
+	if (daddr == LFS_UNUSED_DADDR || daddr == (u_int32_t)LFS_UNASSIGNED ||
+	    daddr >= d->dlfs_size || bytes == 0)
+		return;
+	sn = lfs_dtosn(d, daddr);
+	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
+		return;
+	if (bytes < 0 && sup->su_nbytes < (u_int32_t)-bytes) {
+		printf("lfs: %s: segment %u: live bytes %u less %d\n",
+		    fs->lfs_ump->um_fspec, sn, sup->su_nbytes, -bytes);
+		sup->su_nbytes = 0;
+	} else
+		sup->su_nbytes += bytes;
+	lfs_ifput(fs, &r, 1);
+}
+
+/* Move the log to dlfs_nextseg, and choose the segment after it. */
+int
+lfs_newseg(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	u_int32_t sn = d->dlfs_nextseg, end;
+	struct lfs_ifref r;
+	SEGUSE *sup;
+
+	LFS_ASSERT_SEGLOCK(fs);
+	if (sn == d->dlfs_curseg)
+		return ENOSPC;		/* no clean segment was left */
+	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
+		return EIO;
+	if (sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)) {
+		lfs_ifput(fs, &r, 0);
+		printf("lfs: %s: next segment %u is not clean\n",
+		    fs->lfs_ump->um_fspec, sn);
+		return EIO;
+	}
+	end = lfs_sntod(d, d->dlfs_curseg + 1);
+	if (d->dlfs_offset < end)
+		d->dlfs_avail -= end - d->dlfs_offset;	/* the tail unused */
+	fs->lfs_nclean--;
+	fs->lfs_ndirty++;
+	sup->su_flags |= SEGUSE_ACTIVE | SEGUSE_DIRTY;
+	sup->su_nbytes = 0;
+	sup->su_nsums = sup->su_ninos = 0;
+	sup->su_lastmod = lfs_time();
+	lfs_ifput(fs, &r, 1);
+	d->dlfs_curseg = sn;
+	d->dlfs_offset = lfs_sbfirstblock(d, sn);
+	fs->lfs_stats.segs_used++;
+	if (fs->lfs_nclean <= d->dlfs_minfreeseg + 2)
+		wakeup(&fs->lfs_cleaners);	/* clean segments run low */
+	return lfs_pickseg(fs);
+}
+
+/* Choose dlfs_nextseg: the first clean segment after dlfs_curseg. */
+int
+lfs_pickseg(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	u_int32_t sn = d->dlfs_curseg, i;
+	struct lfs_ifref r;
+	SEGUSE *sup;
+
+	for (i = 1; i < d->dlfs_nseg; i++) {
+		u_int32_t n = (sn + i) % d->dlfs_nseg;
+		int clean;
+
+		if ((sup = LFS_SEGENTRY(fs, n, &r)) == NULL)
+			return EIO;
+		clean = !(sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE));
+		lfs_ifput(fs, &r, 0);
+		if (clean) {
+			d->dlfs_nextseg = n;
+			return 0;
+		}
+	}
+	/* None left: this is the last segment the log can take for now. */
+	printf("lfs: %s: no clean segment after segment %u\n",
+	    fs->lfs_ump->um_fspec, sn);
+	d->dlfs_nextseg = sn;
+	return 0;
+}
+
+/* A checkpoint keeps ACTIVE only on the segment being written. */
+void
+lfs_clearactive(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct lfs_ifref r;
+	u_int32_t sn;
+	SEGUSE *sup;
+
+	LFS_ASSERT_SEGLOCK(fs);
+	for (sn = 0; sn < d->dlfs_nseg; sn++) {
+		if (sn == d->dlfs_curseg ||
+		    (sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
+			continue;
+		if (sup->su_flags & SEGUSE_ACTIVE) {
+			sup->su_flags &= ~SEGUSE_ACTIVE;
+			lfs_ifput(fs, &r, 1);
+		} else
+			lfs_ifput(fs, &r, 0);
+	}
+}
