@@ -1,5 +1,5 @@
 /*
- * The segment usage table (thesis 6.2.3, SEGUSE in the ifile): how many
+ * The segment usage table (thesis 6.1.1, SEGUSE in the ifile): how many
  * live bytes each segment holds, and whether it is dirty, or ACTIVE
  * (written since the last checkpoint, so not yet the cleaner's).  The
  * writer moves the log to the next clean segment (lfs_newseg) and picks
