@@ -39,8 +39,8 @@ struct mount {
 	int	mnt_flag;		/* MNT_* from sys/mount.h */
 	int	mnt_busy;		/* being unmounted */
 	void	*mnt_data;		/* the file system's (struct ufsmount) */
-	struct lock mnt_renamelock;	/* renames between directories
-					 * (ufs/ufs_rename.c) */
+	struct lock mnt_renamelock;	/* renames that lock two
+					 * directories (ufs/ufs_rename.c) */
 	struct statfs mnt_stat;
 };
 

@@ -132,3 +132,20 @@ def test_a_truncation_under_a_running_sync_reaches_the_disk(guest: Guest, layout
     fslib.remount(guest, layout)
     reltests(guest, "-d /mnt -t synctrunc", user="root")
     fslib.unmount_and_check(guest, layout)
+
+
+@pytest.mark.parametrize("layout", fslib.LAYOUTS)
+def test_renames_that_lock_two_vnodes_never_deadlock(guests, layout: str):
+    """An ordinary user's processes renaming a directory over its sibling
+    within their parent while others move a directory between the two,
+    and renaming files over each other in two directories that both hold
+    names of the two files.  A rename within one directory took its locks
+    without the mount's rename lock, and two files in the order of their
+    names: each pair slept in vnlock for good (issue 21).  lockyield=2
+    gives up the CPU before one lock in two, so the interleavings come
+    within the test's 200 loops."""
+    g = guests.boot(kargs="lockyield=2")
+    fslib.make_fs(g, layout)
+    g.ok("mkdir /mnt/u && chmod 777 /mnt/u")
+    reltests(g, "-d /mnt/u -t renames")
+    fslib.unmount_and_check(g, layout)

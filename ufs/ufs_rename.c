@@ -5,19 +5,28 @@
  * to the target directory, and holds no locks; the file the target name
  * named when namei looked is only a hint, looked up again here.
  *
- * Locking, in this order (a directory before what is in it, the order
- * namei, remove and rmdir keep):
- *   1. A rename between two directories takes the file system's rename
- *      lock, so that no other can change where directories hang while
- *      this one walks ".." up from each directory (ufs_ancestor, one
- *      directory locked at a time): a directory must not move below
- *      itself, and the ancestor of the two is locked first.
+ * Locking.  Everywhere else a process holds two directories only as a
+ * directory and one in it (namei's LOCKPARENT, remove, rmdir); a file
+ * is locked after its directory and nothing is locked after a file.  A
+ * rename may lock two directories that are neither (two parents, or a
+ * directory and the sibling it replaces), so every rename that can do
+ * that holds the file system's rename lock, and only one at a time
+ * does.  In this order:
+ *   1. A rename between two directories, or of a directory, takes the
+ *      rename lock.  Between two directories it also walks ".." up from
+ *      each (ufs_ancestor, one directory locked at a time), which the
+ *      lock keeps still: a directory must not move below itself, and
+ *      the ancestor of the two is locked first.
  *   2. The two directories (one lock if they are the same).
  *   3. The names again, under those locks, since anything may have
  *      changed after namei let go: the source name must still name the
  *      file, the target directory must still be linked, and the target
- *      name gives the file it replaces, if any.
- *   4. The file, then the one it replaces.
+ *      name gives the file it replaces, if any.  A directory may only
+ *      replace a directory, a file a file: said here, before step 4,
+ *      so a file is never held while a directory is waited for.
+ *   4. The file and the one it replaces: two directories under the
+ *      rename lock, two files by inode number, since a file may have
+ *      names in two directories whose renames lock it with the other.
  * ufs_rename_lock does all that, ufs_rename_apply the change and
  * ufs_rename_unlock lets everything go; LFS begins its dirop between the
  * first two, with every lock held (lfs_dirop.c), so nothing inside it
@@ -161,7 +170,7 @@ ufs_rename_lock(struct ufs_rename *r, struct vnode *fdvp, struct vnode *fvp,
 {
 	struct inode *fip = VTOI(fvp), *fdp = VTOI(fdvp), *tdp = VTOI(tdvp);
 	struct mount *mp = fdvp->v_mount;
-	int tdfirst = 0, found, error;
+	int tdfirst = 0, found, xisdir, error;
 	ino_t below = 0, dummy;
 	struct vnode *vp;
 
@@ -176,10 +185,12 @@ ufs_rename_lock(struct ufs_rename *r, struct vnode *fdvp, struct vnode *fvp,
 		vrele(tvp);			/* looked up again below */
 	if (isdotordotdot(fcnp) || isdotordotdot(tcnp))
 		return EINVAL;
-	/* 1. Where the directories hang, under the rename lock. */
-	if (fdvp != tdvp) {
+	/* 1. The rename lock, and where the directories hang under it. */
+	if (fdvp != tdvp || r->r_isdir) {
 		lockacquire(&mp->mnt_renamelock);
 		r->r_held |= RL_RENAME;
+	}
+	if (fdvp != tdvp) {
 		if (r->r_isdir) {
 			if ((error = VOP_ACCESS(fvp, VWRITE, fcnp->cn_cred)))
 				return error;
@@ -218,10 +229,21 @@ ufs_rename_lock(struct ufs_rename *r, struct vnode *fdvp, struct vnode *fvp,
 	if (r->r_xvp == fdvp || (r->r_xvp != NULL && below != 0 &&
 	    VTOI(r->r_xvp)->i_number == below))
 		return r->r_isdir ? ENOTEMPTY : EISDIR;
-	/* 4. The file, then the one it replaces. */
-	rl_lock(r, fvp, RL_FVP);
-	if (r->r_xvp != NULL && r->r_xvp != fvp)
+	if (r->r_xvp == NULL || r->r_xvp == fvp) {
+		rl_lock(r, fvp, RL_FVP);
+		return 0;
+	}
+	xisdir = (VTOI(r->r_xvp)->i_mode & IFMT) == IFDIR;
+	if (xisdir != r->r_isdir)
+		return xisdir ? EISDIR : ENOTDIR;
+	/* 4. The file and the one it replaces, in the one order. */
+	if (!r->r_isdir && VTOI(r->r_xvp)->i_number < fip->i_number) {
 		rl_lock(r, r->r_xvp, RL_XVP);
+		rl_lock(r, fvp, RL_FVP);
+	} else {
+		rl_lock(r, fvp, RL_FVP);
+		rl_lock(r, r->r_xvp, RL_XVP);
+	}
 	return 0;
 }
 
@@ -284,14 +306,9 @@ rename_enter(struct ufs_rename *r)
 		}
 		return error;
 	}
-	xip = VTOI(r->r_xvp);
-	if ((xip->i_mode & IFMT) == IFDIR) {
-		if (!r->r_isdir)
-			error = EISDIR;
-		else if (xip->i_nlink > 2 || !ufs_dirempty(xip))
-			error = ENOTEMPTY;
-	} else if (r->r_isdir)
-		error = ENOTDIR;
+	xip = VTOI(r->r_xvp);		/* of the file's kind (ufs_rename_lock) */
+	if (r->r_isdir && (xip->i_nlink > 2 || !ufs_dirempty(xip)))
+		error = ENOTEMPTY;
 	if (error == 0)
 		error = ufs_dirrewrite(tdp, fip, r->r_tcnp);
 	if (error)

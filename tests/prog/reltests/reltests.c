@@ -2,18 +2,21 @@
  * reltests: the reliability regressions of issue 14 that one process can
  * show: shrinking a file across its indirect levels, growing one past
  * the largest size, a write(2) that fails half way (EFAULT, ENOSPC),
- * and the space each gives back; and one that takes two: a truncation
- * while sync() runs.
+ * and the space each gives back; and those that take several: a
+ * truncation while sync() runs, renames that lock two directories or
+ * two files at once (issue 21).
  * One line per check, "(reltests) what: ok" or "... FAILED: why", and a
  * last line "N passed, M failed"; exit status 0 only if nothing failed.
  *
- *	usage: reltests [-d dir] [-n] [-t test]
+ *	usage: reltests [-d dir] [-i iters] [-n] [-t test]
  *	  -d dir  a writable directory on the file system to test (/tmp)
+ *	  -i n	  loops of each worker of the renames test (200)
  *	  -n	  do not compare free space (LFS frees a block only when
  *		  the cleaner or a checkpoint gets to it)
- *	  -t test run only that one: shrink, bigtrunc, badwrite, fill or
- *		  synctrunc (the last two run only when asked: fill writes
- *		  until ENOSPC, synctrunc wants a file made for it)
+ *	  -t test run only that one: shrink, bigtrunc, badwrite, fill,
+ *		  synctrunc or renames (the last three run only when asked:
+ *		  fill writes until ENOSPC, synctrunc wants a file made for
+ *		  it, renames leaves its trees in dir)
  *
  * The kernel's own complaints ("bad block ... freed", "free inode had N
  * blocks") go to the console; the pytest file looks for them there.
@@ -21,6 +24,7 @@
 #include <sys/types.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <signal.h>
 #include <fcntl.h>
@@ -356,6 +360,224 @@ test_synctrunc(void)
 	close(fd);
 }
 
+/*
+ * Renames that lock two directories, or two files, at once (issue 21).
+ * Every such rename must take its locks in the one order, or two of them
+ * can each hold what the other waits for, for good.  Each shape runs
+ * four processes, one role each (a letter): two in the middle make the
+ * conflicting calls over and over, and the first and the last keep the
+ * contested vnodes locked across disk writes (mkdir and rmdir in a
+ * directory, fsync of a file), so that both often wait for the same
+ * vnode; booted with lockyield=2 (kern/kern_lock.c) they also give up
+ * the CPU between their locks.  A worker still running after RN_WATCHDOG
+ * seconds is a deadlock; the processes are shown.
+ */
+#define RN_PROCS	4		/* the most roles a shape has */
+#define RN_WATCHDOG	60
+
+static int rn_iters = 200;		/* -i: the loops of each worker */
+
+/* A path under dir, from a pattern with at most one %d. */
+static const char *
+rn(const char *fmt, int n)
+{
+	static char p[4][300];
+	static int which;
+	char tail[64];
+
+	which = (which + 1) % 4;
+	snprintf(tail, sizeof(tail), fmt, n);
+	snprintf(p[which], sizeof(p[which]), "%s/%s", dir, tail);
+	return p[which];
+}
+
+/* An error a worker did not expect: said, and the worker fails. */
+static int
+rn_fail(int me, const char *what, const char *a, int e)
+{
+	printf("reltests: worker %d: %s %s: errno %d\n", me, what, a, e);
+	return 1;
+}
+
+/*
+ * A write to the disk outside every contested vnode: the holders below
+ * let go and sleep here, so the scheduler's round robin, which starts
+ * after the holder, decides who gets the vnode next (the worker after it).
+ */
+static int
+rn_rest(int me)
+{
+	int fd = open(rn("rest%d", me), O_CREAT | O_WRONLY, 0644), ok;
+
+	ok = fd >= 0 && write(fd, "r", 1) == 1 && fsync(fd) == 0;
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : rn_fail(me, "write/fsync", rn("rest%d", me), errno);
+}
+
+/* Keep directory d locked across disk writes: mkdir and rmdir in it. */
+static int
+rn_busydir(int me, const char *d)
+{
+	char x[300];
+	int i;
+
+	snprintf(x, sizeof(x), "%s/x%d", d, me);
+	for (i = 0; i < rn_iters; i++) {
+		if (mkdir(x, 0755) < 0)
+			return rn_fail(me, "mkdir", x, errno);
+		if (rn_rest(me) || rmdir(x) < 0 || rn_rest(me))
+			return rn_fail(me, "rmdir", x, errno);
+	}
+	return 0;
+}
+
+/* Keep file f locked across disk writes: write and fsync it. */
+static int
+rn_busyfile(int me, const char *f)
+{
+	int fd = open(f, O_WRONLY), i;
+
+	for (i = 0; fd >= 0 && i < rn_iters; i++)
+		if (lseek(fd, 0, SEEK_SET) != 0 || write(fd, "x", 1) != 1 ||
+		    fsync(fd) < 0 || rn_rest(me))
+			break;
+	if (fd < 0 || i < rn_iters)
+		return rn_fail(me, "write/fsync", f, errno);
+	close(fd);
+	return 0;
+}
+
+/*
+ * Directories a and b in p, each holding a file so neither may replace
+ * the other: a rename of a over b within p (ENOTEMPTY once both are
+ * locked) against moves of a subdirectory between a and b (the mount's
+ * rename lock), which lock a and b in either order.
+ */
+static void
+rn_dirs_tree(void)
+{
+	mkdir(rn("p", 0), 0755);
+	mkdir(rn("p/a", 0), 0755);
+	mkdir(rn("p/b", 0), 0755);
+	close(open(rn("p/a/keep", 0), O_CREAT | O_WRONLY, 0644));
+	close(open(rn("p/b/keep", 0), O_CREAT | O_WRONLY, 0644));
+	mkdir(rn("p/a/s", 0), 0755);
+}
+
+static int
+rn_dirs(int me, char role)
+{
+	int i;
+
+	if (role == 'a' || role == 'b')
+		return rn_busydir(me, rn(role == 'a' ? "p/a" : "p/b", 0));
+	for (i = 0; i < rn_iters; i++) {
+		if (role == 'X') {
+			if (rename(rn("p/a", 0), rn("p/b", 0)) == 0 ||
+			    errno != ENOTEMPTY)
+				return rn_fail(me, "rename", "p/a p/b", errno);
+			if (rename(rn("p/b", 0), rn("p/a", 0)) == 0 ||
+			    errno != ENOTEMPTY)
+				return rn_fail(me, "rename", "p/b p/a", errno);
+		} else if (rename(rn("p/a/s", 0), rn("p/b/s", 0)) < 0 ||
+		    rename(rn("p/b/s", 0), rn("p/a/s", 0)) < 0)
+			return rn_fail(me, "rename", "p/a/s p/b/s", errno);
+		if (rn_rest(me))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Two files F1 and F2 with names in h, and with names a and b in each of
+ * d0 and d1 that always name the two different files: a rename of a
+ * over b in d0 and in d1, each making its a again as a link to the file
+ * its b no longer names.  The two renames lock F1 and F2 in either order.
+ */
+static void
+rn_files_tree(void)
+{
+	mkdir(rn("h", 0), 0755);
+	mkdir(rn("d0", 0), 0755);
+	mkdir(rn("d1", 0), 0755);
+	close(open(rn("h/F1", 0), O_CREAT | O_WRONLY, 0644));
+	close(open(rn("h/F2", 0), O_CREAT | O_WRONLY, 0644));
+	link(rn("h/F1", 0), rn("d0/a", 0));
+	link(rn("h/F2", 0), rn("d0/b", 0));
+	link(rn("h/F2", 0), rn("d1/a", 0));
+	link(rn("h/F1", 0), rn("d1/b", 0));
+}
+
+static int
+rn_files(int me, char role)
+{
+	struct stat f1, b;
+	char a[300], bn[300];
+	int i;
+
+	if (role == '1' || role == '2')
+		return rn_busyfile(me, rn("h/F%d", role - '0'));
+	if (stat(rn("h/F1", 0), &f1) < 0)
+		return rn_fail(me, "stat", "h/F1", errno);
+	snprintf(a, sizeof(a), "%s", rn("d%d/a", role - 'X'));
+	snprintf(bn, sizeof(bn), "%s", rn("d%d/b", role - 'X'));
+	for (i = 0; i < rn_iters; i++) {
+		if (rename(a, bn) < 0)
+			return rn_fail(me, "rename", a, errno);
+		if (stat(bn, &b) < 0)
+			return rn_fail(me, "stat", bn, errno);
+		if (link(rn(b.st_ino == f1.st_ino ? "h/F2" : "h/F1", 0), a) < 0)
+			return rn_fail(me, "link", a, errno);
+	}
+	return 0;
+}
+
+static void
+rn_run(const char *what, void (*tree)(void), int (*fn)(int, char),
+    const char *roles)
+{
+	int pids[RN_PROCS], status[RN_PROCS], left, i, t, bad = 0;
+	int nproc = (int)strlen(roles);
+
+	tree();
+	for (i = 0; i < nproc; i++) {
+		status[i] = -1;
+		if ((pids[i] = fork()) == 0)
+			exit(fn(i, roles[i]));
+	}
+	for (t = 0, left = nproc; left > 0 && t < 10 * RN_WATCHDOG; t++) {
+		for (i = 0; i < nproc; i++) {
+			if (pids[i] > 0 && status[i] == -1 &&
+			    waitpid(pids[i], &status[i], WNOHANG) == pids[i])
+				left--;
+		}
+		if (left > 0)
+			usleep(100000);	/* a watchdog, not a wait for work */
+	}
+	for (i = 0; i < nproc; i++)
+		if (status[i] != -1 && !exited_with(status[i], 0))
+			bad++;
+	if (left > 0) {
+		fflush(stdout);
+		system("/bin/ps -alx");		/* who sleeps where */
+		for (i = 0; i < nproc; i++)
+			if (status[i] == -1)
+				kill(pids[i], SIGKILL);
+	}
+	check(left == 0 && bad == 0, what, "%d of %d workers stuck after "
+	    "%d s, %d failed", left, nproc, RN_WATCHDOG, bad);
+}
+
+static void
+test_renames(void)
+{
+	rn_run("a directory over its sibling, against moves between them",
+	    rn_dirs_tree, rn_dirs, "aXYb");
+	rn_run("files with names in two directories, renamed over each other",
+	    rn_files_tree, rn_files, "1XY2");
+}
+
 static const struct {
 	const char *name;
 	void	(*fn)(void);
@@ -366,6 +588,7 @@ static const struct {
 	{ "badwrite", test_badwrite, 1 },
 	{ "fill", test_fill, 0 },
 	{ "synctrunc", test_synctrunc, 0 },
+	{ "renames", test_renames, 0 },
 };
 #define NTESTS	(int)(sizeof(tests) / sizeof(tests[0]))
 
@@ -373,13 +596,16 @@ int
 main(int argc, char **argv)
 {
 	const char *only = NULL;
-	int c, i;
+	int c, i, ran = 0;
 
 	check_prog = "reltests";
-	while ((c = getopt(argc, argv, "d:nt:")) != -1) {
+	while ((c = getopt(argc, argv, "d:i:nt:")) != -1) {
 		switch (c) {
 		case 'd':
 			snprintf(dir, sizeof(dir), "%s", optarg);
+			break;
+		case 'i':
+			rn_iters = atoi(optarg);
 			break;
 		case 'n':
 			nospace = 1;
@@ -388,8 +614,8 @@ main(int argc, char **argv)
 			only = optarg;
 			break;
 		default:
-			fprintf(stderr, "usage: reltests [-d dir] [-n] "
-			    "[-t test]\n");
+			fprintf(stderr, "usage: reltests [-d dir] [-i iters] "
+			    "[-n] [-t test]\n");
 			return 64;
 		}
 	}
@@ -397,6 +623,11 @@ main(int argc, char **argv)
 		if (only ? strcmp(only, tests[i].name) != 0 : !tests[i].always)
 			continue;
 		tests[i].fn();
+		ran++;
+	}
+	if (ran == 0) {
+		fprintf(stderr, "reltests: no test named %s\n", only);
+		return 64;
 	}
 	return check_done();
 }
