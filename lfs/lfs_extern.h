@@ -87,6 +87,8 @@ struct lfs {
 	int	lfs_ntxnq;
 	TAILQ_HEAD(, txn) lfs_txnforce;	/* the group being written */
 	struct proc *lfs_txnleader;	/* who writes it */
+	int	lfs_txncalls;		/* transactions' calls inside it */
+	int	lfs_txngone;		/* unmounted by force: none binds */
 
 	struct lfs_stats lfs_stats;	/* thesis 7.2 */
 	int32_t	lfs_rfwinfo[4];		/* the rfw_ fields of lfs_stats */

@@ -31,6 +31,12 @@ txn_release_pages(struct lfs *fs)
 }
 
 int
+txn_unmount(struct lfs *fs, int force)
+{
+	return 0;
+}
+
+int
 txn_setflags(struct vnode *vp, u_int32_t flags)
 {
 	return (flags & UF_TXN) ? EOPNOTSUPP : 0;

@@ -52,6 +52,11 @@
  *	write returns ETXNABORT, and so does every later call of its
  *	transaction until txn_commit or txn_abort ends it.
  *   Exit or kill inside a transaction aborts it.
+ *   A forced unmount ends the transactions on the file system
+ *	(txn_unmount): commits under way finish, running ones are aborted
+ *	and undone, and their later calls fail with ETXNABORT (a read or
+ *	write outside a transaction with EIO).  An unforced one says EBUSY
+ *	while a transaction holds a lock there.
  *   The cleaner never moves a page a running transaction holds dirty:
  *	lfs_markv says EBUSY and the segment stays dirty.
  */
@@ -137,9 +142,31 @@ txn_bind(struct txn *t, struct vnode *vp)
 {
 	struct lfs *fs = VFSTOLFS(vp->v_mount);
 
+	if (fs->lfs_txngone)
+		return EIO;		/* being unmounted by force */
 	if (t->t_fs == NULL)
 		t->t_fs = fs;
 	return t->t_fs == fs ? 0 : EXDEV;
+}
+
+/*
+ * A call that works on t's file system (its locks, pages, commit) is
+ * counted there, so that a forced unmount waits for it to return before
+ * it undoes what is left (txn_unmount).  The file system, or NULL.
+ */
+static struct lfs *
+txn_callbegin(struct txn *t)
+{
+	if (t->t_fs != NULL)
+		t->t_fs->lfs_txncalls++;
+	return t->t_fs;
+}
+
+static void
+txn_callend(struct lfs *fs)
+{
+	if (fs != NULL && --fs->lfs_txncalls == 0)
+		wakeup(&fs->lfs_txncalls);
 }
 
 /* The size lock t holds on vp's file, or NULL. */
@@ -213,22 +240,28 @@ txn_rdwr(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred,
 	struct proc *p = curproc;
 	struct txn *t = p->p_txn;
 	int implicit = t == NULL, resid = uio->uio_resid, error;
+	struct lfs *fs;
 
 	if (t != NULL && t->t_state != TXN_RUNNING)
 		return ETXNABORT;
 	if (implicit)
 		t = txn_new(p, TXN_IMPLICIT);
-	if ((error = txn_bind(t, vp)) == 0) {
-		do {
-			error = txn_lockrange(t, vp, uio, ioflag, rw);
-			if (error == 0)
-				error = rw == UIO_READ ?
-				    ufs_read(vp, uio, ioflag, cred) :
-				    ufs_write(vp, uio, ioflag, cred);
-		} while (error == ETXNRETRY);
+	if ((error = txn_bind(t, vp)) != 0) {
+		if (implicit)
+			txn_end(t);
+		return error;
 	}
-	if (error == ETXNABORT || error == ENOBUFS) {
-		txn_undo(t);			/* a victim, or over the limit */
+	fs = txn_callbegin(t);
+	do {
+		error = txn_lockrange(t, vp, uio, ioflag, rw);
+		if (error == 0)
+			error = rw == UIO_READ ? ufs_read(vp, uio, ioflag, cred) :
+			    ufs_write(vp, uio, ioflag, cred);
+	} while (error == ETXNRETRY);
+	if (error == ETXNABORT || error == ENOBUFS ||
+	    t->t_state == TXN_ABORTED) {
+		/* A victim, over the limit, or its file system going. */
+		txn_undo(t);
 		t->t_state = TXN_ABORTED;
 	}
 	if (implicit) {
@@ -241,8 +274,11 @@ txn_rdwr(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred,
 				error = e;
 		} else if (t->t_state == TXN_RUNNING)
 			txn_undo(t);
+		else if (fs->lfs_txngone)
+			error = EIO;	/* no transaction's error for it */
 		txn_end(t);
 	}
+	txn_callend(fs);
 	return error;
 }
 
@@ -438,6 +474,11 @@ txn_undo(struct txn *t)
 	struct buf *bp;
 	int s;
 
+	while (t->t_flags & TXN_UNDOING)	/* by a forced unmount */
+		tsleep(t, 0, "txnundo", 0);
+	if (LIST_EMPTY(&t->t_locks))
+		return;			/* undone already, or nothing to undo */
+	t->t_flags |= TXN_UNDOING;
 	LIST_FOREACH(l, &t->t_locks, l_tlink) {
 		if (!l->l_granted || l->l_mode != TXN_EXCL ||
 		    l->l_obj->o_lbn == TXN_SIZE)
@@ -485,6 +526,8 @@ txn_undo(struct txn *t)
 	KASSERT(t->t_ndirty == 0);
 	txn_unlockall(t);
 	txn_stats.aborts++;
+	t->t_flags &= ~TXN_UNDOING;
+	wakeup(t);
 }
 
 /* The segment writer of a commit: the group's pages are its to take. */
@@ -617,26 +660,33 @@ txn_truncate(struct vnode *vp, off_t length, struct ucred *cred)
 	struct inode *ip = VTOI(vp);
 	daddr_t lbn, last;
 	struct txn *t;
+	struct lfs *fs;
 	int error;
 
 	if (p->p_txn != NULL)
 		return EOPNOTSUPP;
 	t = txn_new(p, TXN_IMPLICIT);
-	if ((error = txn_bind(t, vp)) == 0 &&
-	    (error = txn_lock_size(t, vp, TXN_WAIT)) == 0) {
+	if ((error = txn_bind(t, vp)) != 0) {
+		txn_end(t);
+		return error;
+	}
+	fs = txn_callbegin(t);
+	if ((error = txn_lock_size(t, vp, TXN_WAIT)) == 0) {
 		last = ip->i_size == 0 ? -1 :
 		    (ip->i_size - 1) >> ip->i_ump->um_bshift;
 		for (lbn = length >> ip->i_ump->um_bshift;
 		    lbn <= last && error == 0; lbn++)
 			error = txn_lock(t, vp, lbn, TXN_EXCL, TXN_WAIT, NULL);
 	}
-	if (error == 0) {
+	if (error == 0 && t->t_state == TXN_RUNNING) {
 		vn_lock(vp);
 		error = lfs_truncate(ip, length, cred);
 		VOP_UNLOCK(vp);
-	}
+	} else if (error == 0 || error == ETXNABORT)
+		error = EIO;		/* its file system is going */
 	txn_unlockall(t);
 	txn_end(t);
+	txn_callend(fs);
 	return error;
 }
 
@@ -665,12 +715,52 @@ void
 txn_exit(struct proc *p)
 {
 	struct txn *t = p->p_txn;
+	struct lfs *fs;
 
 	if (t == NULL)
 		return;
-	if (t->t_state == TXN_RUNNING)
-		txn_undo(t);
+	fs = txn_callbegin(t);
+	txn_undo(t);
 	txn_end(t);
+	txn_callend(fs);
+}
+
+/*
+ * lfs_unmount: the transactions bound to fs end before fs goes, so that
+ * nothing is left that names it.  Without force, EBUSY while one holds
+ * a lock there or is in a call.  With it, no transaction binds to fs
+ * again (EIO), running ones are aborted (a waiter wakes with ETXNABORT,
+ * as a deadlock victim does), and commits under way finish; once no
+ * call is left inside fs, what is still held is undone here.
+ */
+int
+txn_unmount(struct lfs *fs, int force)
+{
+	struct txn *t;
+
+	LIST_FOREACH(t, &txn_all, t_all)
+		if (!force && t->t_fs == fs && !LIST_EMPTY(&t->t_locks))
+			return EBUSY;
+	if (!force && fs->lfs_txncalls > 0)
+		return EBUSY;
+	fs->lfs_txngone = force;
+	LIST_FOREACH(t, &txn_all, t_all) {
+		if (t->t_fs != fs || t->t_state != TXN_RUNNING)
+			continue;
+		t->t_state = TXN_ABORTED;
+		if (t->t_wait != NULL)
+			wakeup(t->t_wait);
+	}
+	while (fs->lfs_txncalls > 0)
+		tsleep(&fs->lfs_txncalls, 0, "txnumnt", 0);
+again:	/* txn_undo sleeps: the list may change under it */
+	LIST_FOREACH(t, &txn_all, t_all)
+		if (t->t_fs == fs) {
+			t->t_fs = NULL;
+			txn_undo(t);
+			goto again;
+		}
+	return 0;
 }
 
 int
@@ -686,15 +776,19 @@ int
 sys_txn_commit(struct proc *p, void *uap, int *retval)
 {
 	struct txn *t = p->p_txn;
+	struct lfs *fs;
 	int error;
 
 	if (t == NULL)
 		return EINVAL;
-	if (t->t_state == TXN_ABORTED)
-		error = ETXNABORT;	/* undone already: ends it */
-	else
+	fs = txn_callbegin(t);
+	if (t->t_state == TXN_ABORTED) {
+		txn_undo(t);		/* if its unmount left that to it */
+		error = ETXNABORT;	/* undone: this ends it */
+	} else
 		error = txn_commit(t);
 	txn_end(t);
+	txn_callend(fs);
 	return error;
 }
 
@@ -702,12 +796,14 @@ int
 sys_txn_abort(struct proc *p, void *uap, int *retval)
 {
 	struct txn *t = p->p_txn;
+	struct lfs *fs;
 
 	if (t == NULL)
 		return EINVAL;
-	if (t->t_state == TXN_RUNNING)
-		txn_undo(t);
+	fs = txn_callbegin(t);
+	txn_undo(t);
 	txn_end(t);
+	txn_callend(fs);
 	return 0;
 }
 

@@ -54,6 +54,7 @@ struct txnstats;
 /* t_flags */
 #define TXN_IMPLICIT	0x01		/* one read or write of a process with
 					 * no transaction (lfs_txn.c, top) */
+#define TXN_UNDOING	0x02		/* txn_undo is at it (it may sleep) */
 
 struct txn_lock;
 
@@ -130,5 +131,6 @@ void	txn_taken(struct buf *);
 void	txn_release_pages(struct lfs *);
 int	txn_truncate(struct vnode *, off_t length, struct ucred *);
 int	txn_setflags(struct vnode *, u_int32_t flags);
+int	txn_unmount(struct lfs *, int force);
 
 #endif

@@ -25,6 +25,7 @@
 #include "kern/proc.h"
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
+#include "lfs/lfs_txn.h"
 
 /* Read the superblock copy at byte offset off; 0 and *fs if it checks. */
 static int
@@ -381,6 +382,9 @@ lfs_unmount(struct mount *mp, int flags)
 	struct lfs *fs = ump->um_lfs;
 	int error, i;
 
+	/* Its transactions end first (or keep it mounted: EBUSY). */
+	if ((error = txn_unmount(fs, flags & MNT_FORCE)) != 0)
+		return error;
 	/* A cleaner call under way holds vnodes: let it finish (mnt_busy
 	 * turns new ones away). */
 	while (fs->lfs_calls > 0)

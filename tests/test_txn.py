@@ -92,3 +92,18 @@ def test_protection_survives_roll_forward(guests):
     assert g.ok("cat /mnt/f").strip() == "before"
     g.ok("umount /mnt")
     fslib.fsck_lfs_clean(g, "-n")
+
+
+def test_a_forced_unmount_ends_the_transactions_open_on_it(guest):
+    """umount -f with four transactions open (dirty pages, a shared page,
+    a waiter, a plain read waiting): each ends with a clear error, nothing
+    points at the freed file system (a commit after it faulted in
+    lfs_segwrite_vnodes), and mounted again the file system holds none
+    of their pages and fsck_lfs finds it clean."""
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt -t forceumount")
+    guest.ok("mount -t lfs /dev/sd1a /mnt")
+    assert guest.ok("od -c /mnt/txntests.d/fa | head -1").split()[1] == "a"
+    fslib.check_program(guest, "txntests", "-d /mnt -t commit")
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")

@@ -31,8 +31,11 @@
  *   cleaner	the cleaner cleaning every segment while a transaction
  *		holds a page dirty: after the abort the page is as before
  *   aborted	a victim's later calls fail with ETXNABORT until it ends
+ *   forceumount (only when asked, -d naming the mount point) umount -f
+ *		with transactions open: each ends, none reaches the disk
  */
 #include <sys/types.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/txn.h>
@@ -754,6 +757,118 @@ test_aborted(void)
 	unlink(tpath("ab"));
 }
 
+/* Wait (a watchdog's while) until n more lock requests have waited. */
+static int
+waits_reach(u_int32_t n)
+{
+	struct txnstats st;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		if (txnstats(&st, 0) == 0 && st.waits >= n)
+			return 1;
+		usleep(10000);
+	}
+	return 0;
+}
+
+/*
+ * umount -f of the LFS with transactions open (run with -d naming the
+ * mount point itself).  Each kind of transaction the unmount can meet:
+ * one holding dirty pages, asleep in user space; one holding a page
+ * shared; one asleep waiting for the first's page; and a plain read
+ * waiting for it (a transaction of its own).  The unmount ends them all:
+ * the waiters wake with ETXNABORT (the plain read with EIO: a program
+ * that asked for no transaction sees none of their errors), the commits
+ * of the others fail with ETXNABORT, and a new transaction can begin.  The committing one used to fault in
+ * lfs_segwrite_vnodes on the freed file system (issue 21).  The pytest
+ * file mounts it again: the uncommitted pages never reached the disk.
+ */
+static void
+test_forceumount(void)
+{
+	int fd = mkfile(tpath("fa"), 2), ready[2], go[2], st[4], r, e;
+	struct txnstats ts;
+	pid_t pid[4];
+
+	close(fd);
+	close(mkfile(tpath("fb"), 1));
+	pipe(ready);
+	pipe(go);
+	if ((pid[0] = fork()) == 0) {		/* dirty pages, then commit */
+		fd = open(tpath("fa"), O_RDWR);
+		memset(buf, 'W', PAGE);
+		if (txn_begin() < 0 || pwrite_at(fd, 0, buf, PAGE) != PAGE ||
+		    pwrite_at(fd, PAGE, buf, PAGE) != PAGE)
+			_exit(10);
+		post(ready[1]);
+		await(go[0], 1);
+		r = txn_commit();
+		e = errno;
+		if (r != -1 || e != ETXNABORT)
+			_exit(11);
+		if (txn_begin() < 0 || txn_abort() < 0)
+			_exit(12);		/* a new one begins and ends */
+		_exit(0);
+	}
+	await(ready[0], 1);
+	if ((pid[1] = fork()) == 0) {		/* a page shared */
+		fd = open(tpath("fb"), O_RDONLY);
+		if (txn_begin() < 0 || pread_at(fd, 0, buf, PAGE) != PAGE)
+			_exit(10);
+		post(ready[1]);
+		await(go[0], 1);
+		if (pread_at(fd, 0, buf, PAGE) > 0)
+			_exit(11);	/* the file is gone with its mount */
+		r = txn_commit();
+		_exit(r == -1 && errno == ETXNABORT ? 0 : 12);
+	}
+	await(ready[0], 1);
+	txnstats(&ts, 0);
+	if ((pid[2] = fork()) == 0) {		/* waits for the dirty page */
+		fd = open(tpath("fa"), O_RDWR);
+		if (txn_begin() < 0)
+			_exit(10);
+		r = pwrite_at(fd, 0, "X", 1);
+		e = errno;
+		if (r != -1 || e != ETXNABORT)
+			_exit(11);
+		r = txn_commit();
+		_exit(r == -1 && errno == ETXNABORT ? 0 : 12);
+	}
+	check(waits_reach(ts.waits + 1), "a transaction waits for another's "
+	    "page", "no wait seen");
+	if ((pid[3] = fork()) == 0) {		/* a plain read waits too */
+		fd = open(tpath("fa"), O_RDONLY);
+		r = pread_at(fd, 0, buf, PAGE);
+		_exit(r == -1 && errno == EIO ? 0 : r == -1 ? errno : 99);
+	}
+	check(waits_reach(ts.waits + 2), "a plain read waits for it too",
+	    "no wait seen");
+	r = unmount(check_dir, 0);
+	check(r == -1 && errno == EBUSY, "umount without -f: EBUSY",
+	    "returned %d, errno %d", r, errno);
+	r = unmount(check_dir, MNT_FORCE);
+	check(r == 0, "umount -f with four transactions open", "errno %d",
+	    errno);
+	post(go[1]);
+	post(go[1]);
+	for (r = 0; r < 4; r++)
+		st[r] = reap(pid[r]);
+	check(exited_with(st[0], 0), "the one with dirty pages: its commit "
+	    "fails with ETXNABORT, and a new one begins", "status %#x", st[0]);
+	check(exited_with(st[1], 0), "the one reading: its file reads no more, "
+	    "its commit fails with ETXNABORT", "status %#x", st[1]);
+	check(exited_with(st[2], 0), "the one waiting: its write fails with "
+	    "ETXNABORT, and its commit", "status %#x", st[2]);
+	check(exited_with(st[3], 0), "the plain read waiting: EIO, never "
+	    "ETXNABORT", "status %#x", st[3]);
+	check(txnstats(&ts, 0) == 0 && ts.running == 0 && ts.dirty == 0,
+	    "no transaction and no pinned page left", "%u running, %u dirty",
+	    ts.running, ts.dirty);
+	close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -771,6 +886,7 @@ static const struct {
 	{ "nosteal", test_nosteal },
 	{ "cleaner", test_cleaner },
 	{ "aborted", test_aborted },
+	{ "forceumount", test_forceumount },
 };
 
 static void
