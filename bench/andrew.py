@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.fs_bandwidth import FS_SECTORS, SYSTEMS
-from bench.driver import parser, pyplot, savefig
+from bench.driver import parser, plotter, pyplot, savefig
 from qemu import drivemodel
 from tests.guest import Guest
 
@@ -291,6 +291,7 @@ def multi_table(res: dict[tuple[str, int], list[float]], users: list[int], runs:
     return "\n".join(lines)
 
 
+@plotter
 def plot_single(res: Single, path: Path) -> None:
     plt = pyplot()
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(12, 5))
@@ -330,6 +331,7 @@ def plot_single(res: Single, path: Path) -> None:
     savefig(fig, path)
 
 
+@plotter
 def plot_multi(res: dict, users: list[int], path: Path) -> None:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 5))

@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 
 from bench.andrew import BUFCACHE_KB, IOSTAT, REAL, SINGLE_MEM
-from bench.driver import parser, pyplot, savefig
+from bench.driver import parser, plotter, pyplot, savefig
 from qemu import drivemodel
 from tests.guest import Guest
 
@@ -132,6 +132,7 @@ def table(res: dict, profile: str, sets) -> str:
     return "\n".join(lines)
 
 
+@plotter
 def plot(res: dict, sets, path: Path) -> None:
     plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))

@@ -4,6 +4,8 @@ its plots (matplotlib drawing to files only)."""
 from __future__ import annotations
 
 import argparse
+import functools
+import sys
 from pathlib import Path
 
 from qemu import drivemodel
@@ -19,6 +21,21 @@ def parser(doc: str) -> argparse.ArgumentParser:
     ap.add_argument("--out", type=Path, default=TOP / "build" / "bench",
                     help="where the report and the plots go (build/bench)")
     return ap
+
+
+def plotter(fn):
+    """A driver's plot function: where this Python has no matplotlib it
+    says which plot is missing and returns, so the tables still come."""
+    @functools.wraps(fn)
+    def draw(*args, **kwargs):
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            print(f"{sys.executable} has no matplotlib: {fn.__module__}."
+                  f"{fn.__name__} not drawn", file=sys.stderr)
+            return None
+        return fn(*args, **kwargs)
+    return draw
 
 
 def pyplot():

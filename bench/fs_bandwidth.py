@@ -40,7 +40,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.driver import parser, pyplot, savefig
+from bench.driver import parser, plotter, pyplot, savefig
 from bench.raw_disk import CMD_TIMEOUT, SIZES_KB, rawbench, sequential, size_axis
 from qemu import drivemodel
 from tests.guest import Guest
@@ -189,6 +189,7 @@ def table(res: Results, total: int) -> str:
     return "\n".join(lines)
 
 
+@plotter
 def plot(res: Results, path: Path) -> None:
     plt = pyplot()
     fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)

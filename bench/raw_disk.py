@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Optional
 
 from bench import PY
-from bench.driver import TOP, parser, pyplot, savefig
+from bench.driver import TOP, parser, plotter, pyplot, savefig
 from qemu import drivemodel, validate_drive
 from tests.guest import Guest
 
@@ -271,6 +271,7 @@ def size_axis(ax, xlabel: str) -> None:
     ax.grid(True, which="both", alpha=0.3)
 
 
+@plotter
 def plot(res: Results, path: Path) -> None:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 5))

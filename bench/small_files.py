@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from bench.fs_bandwidth import SYSTEMS, newfs
-from bench.driver import parser, pyplot, savefig
+from bench.driver import parser, plotter, pyplot, savefig
 from bench.raw_disk import CMD_TIMEOUT
 from qemu import drivemodel
 from tests.guest import Guest
@@ -75,6 +75,7 @@ def table(res: dict, profile: str, files: int) -> str:
     return "\n".join(lines)
 
 
+@plotter
 def plot(res: dict, profile: str, path: Path) -> None:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(8, 5))

@@ -73,7 +73,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.driver import parser, pyplot, savefig
+from bench.driver import parser, plotter, pyplot, savefig
 from qemu import drivemodel
 from tests.guest import Guest
 
@@ -320,6 +320,7 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+@plotter
 def plot(res: dict[str, Result], args: argparse.Namespace, path: Path) -> None:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(9, 5))

@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from bench import andrew, bigfile
-from bench.driver import TOP, parser, pyplot, savefig
+from bench.driver import TOP, parser, plotter, pyplot, savefig
 from bench.raw_disk import CMD_TIMEOUT
 from qemu import drivemodel
 from tests.guest import BUILD, Guest
@@ -169,6 +169,7 @@ def table(on: dict, off: dict, sweep: dict, cost: dict, profile: str,
     return "\n".join(lines)
 
 
+@plotter
 def plot(on: dict, off: dict, path: Path) -> None:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(7, 4.5))
