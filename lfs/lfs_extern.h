@@ -126,6 +126,7 @@ struct segment {
 	int	sg_open;		/* a partial segment is being built */
 	struct buf **sg_bufs;		/* its blocks after the summary */
 	int	sg_nbufs;
+	int	sg_ngathered;		/* blocks gathered, all this write */
 	struct dinode *sg_iblks[LFS_MAXINOBLKS];	/* its inode blocks */
 	int	sg_niblks, sg_ninos;
 	int	sg_flags;		/* SEGM_* of this write */
@@ -133,6 +134,8 @@ struct segment {
 	int	sg_ifile;		/* writing the ifile for pass 2 */
 	int	sg_end;			/* closing the write's last partial
 					 * segment */
+	int	sg_dataonly;		/* its partial segments: data-only
+					 * files' blocks (SS_DATAONLY) */
 	struct vnode **sg_vps;		/* pass 1 only these (sg_nvps), or */
 	int	sg_nvps;		/* NULL: every dirty vnode */
 };
@@ -151,6 +154,8 @@ struct segment {
 #define SEGM_UNMOUNT	0x08		/* the last checkpoint: clean */
 #define SEGM_TXN	0x10		/* a group of transactions' commit:
 					 * one atomic run (lfs_txn.c) */
+#define SEGM_DATAONLY	0x20		/* a forced write (fsync, commit): the
+					 * files it may, data blocks only */
 
 /* A reference to an entry of the ifile (lfs_ifget / lfs_ifput). */
 struct lfs_ifref {
@@ -229,11 +234,17 @@ void	lfs_blkfree(struct inode *, int32_t *ptr);
 int	lfs_restoresize(struct inode *, off_t length);
 
 /* What lfs_rfw_scan found after the checkpoint (lfs_rfw.c). */
+struct lfs_rfwpseg {
+	u_int32_t p_daddr;		/* where its summary is */
+	u_int32_t p_nblocks;		/* the blocks after it */
+	u_int32_t p_ifblk;		/* the block holding the ifile inode,
+					 * or 0 */
+};
+
 struct lfs_rfw {
-	u_int32_t *rf_psegs;		/* valid partial segments in log order:
-					 * pairs (address, block holding the
-					 * ifile inode or 0) */
-	int	rf_nalloc;		/* pairs allocated */
+	struct lfs_rfwpseg *rf_psegs;	/* valid partial segments, in log
+					 * order */
+	int	rf_nalloc;		/* allocated */
 	int	rf_nvalid;		/* valid */
 	int	rf_naccept;		/* ... of which rolled forward */
 	int	rf_ndiscard;		/* ... an unfinished dirop */
@@ -249,6 +260,7 @@ struct lfs_rfw {
 int	lfs_rfw_scan(struct lfs *, struct lfs_rfw *);
 int	lfs_rfw_apply(struct lfs *, u_int32_t daddr);
 int	lfs_rollforward(struct lfs *, struct lfs_rfw *);
+int	lfs_rfw_blocks(struct lfs *, struct lfs_rfw *);
 void	lfs_rfw_free(struct lfs_rfw *);
 
 /* lfs_segment.c */

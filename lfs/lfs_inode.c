@@ -40,7 +40,8 @@ lfs_vdirty(struct vnode *vp)
 	struct inode *ip = VTOI(vp);
 
 	return ip != NULL && ((ip->i_flag & (IN_ACCESS | IN_CHANGE |
-	    IN_UPDATE | IN_MODIFIED)) || !LIST_EMPTY(&vp->v_dirtyblkhd));
+	    IN_UPDATE | IN_MODIFIED | IN_DATAONLY)) ||
+	    !LIST_EMPTY(&vp->v_dirtyblkhd));
 }
 
 /*
@@ -214,6 +215,7 @@ lfs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 		return 0;
 	}
 	lfs_ifile_wait(fs);
+	ip->i_dsize = -1;	/* the next write of it carries the inode */
 	/* Zero the kept tail of a partial last block. */
 	offset = length & (bsize - 1);
 	if (offset != 0) {

@@ -25,8 +25,12 @@
  *  - inodes the log has with no links left (open when the power went,
  *    or removed with the free not yet written) are freed, the free
  *    inode list is checked against the map (and rebuilt if they
- *    disagree), the totals (nfiles, bfree, avail) are recounted, and a
- *    checkpoint is written.
+ *    disagree), the totals (nfiles, bfree, avail) are recounted;
+ *  - once the file system can read files, the blocks of forced writes
+ *    that carried no inode (SS_DATAONLY) are put back: each file whose
+ *    newest inode is older than such a partial segment is pointed at
+ *    its blocks there and grows to the size they give (lfs_rfw_blocks);
+ *    then a checkpoint is written.
  *
  * The writer goes on after the last partial segment rolled forward, with
  * serial numbers LFS_RFW_GAP higher: a discarded or torn partial segment
@@ -133,21 +137,28 @@ static void
 lfs_rfw_accept(struct lfs_rfw *rf, struct dlfs *d, u_int32_t daddr,
     u_int32_t seg, const struct segsum *ssp, u_int32_t ifblk)
 {
-	u_int32_t *grown;
+	struct lfs_rfwpseg *grown, *p;
 	int i;
 
 	/* GDB: a partial segment is accepted here */
 	if (rf->rf_nvalid == rf->rf_nalloc) {
 		rf->rf_nalloc = rf->rf_nalloc ? 2 * rf->rf_nalloc : 64;
-		grown = malloc(rf->rf_nalloc * 2 * sizeof(u_int32_t), M_WAITOK);
-		for (i = 0; i < 2 * rf->rf_nvalid; i++)
+		grown = malloc(rf->rf_nalloc * sizeof(*grown), M_WAITOK);
+		for (i = 0; i < rf->rf_nvalid; i++)
 			grown[i] = rf->rf_psegs[i];
 		free(rf->rf_psegs);
 		rf->rf_psegs = grown;
 	}
-	rf->rf_psegs[2 * rf->rf_nvalid] = daddr;
-	rf->rf_psegs[2 * rf->rf_nvalid + 1] = ifblk;
-	rf->rf_nvalid++;
+	p = &rf->rf_psegs[rf->rf_nvalid++];
+	p->p_daddr = daddr;
+	p->p_nblocks = ssp->ss_nblocks;
+	/*
+	 * An ifile is whole only in the last partial segment of its write
+	 * (SS_CKP, or a dirop's without SS_CONT): an earlier one may have
+	 * copied the segment usage table before lfs_newseg changed it.
+	 */
+	p->p_ifblk = (ssp->ss_flags & SS_CKP) ||
+	    (ssp->ss_flags & (SS_DIROP | SS_CONT)) == SS_DIROP ? ifblk : 0;
 	if (ssp->ss_flags & SS_CONT)
 		return;
 	rf->rf_naccept = rf->rf_nvalid;
@@ -198,8 +209,8 @@ lfs_rfw_scan(struct lfs *fs, struct lfs_rfw *rf)
 	rf->rf_ndiscard = rf->rf_nvalid - rf->rf_naccept;
 	/* The newest ifile inode rolled forward is where the ifile starts. */
 	for (i = rf->rf_naccept - 1; i >= 0; i--)
-		if (rf->rf_psegs[2 * i + 1] != 0) {
-			rf->rf_idaddr = rf->rf_psegs[2 * i + 1];
+		if (rf->rf_psegs[i].p_ifblk != 0) {
+			rf->rf_idaddr = rf->rf_psegs[i].p_ifblk;
 			rf->rf_base = i + 1;
 			break;
 		}
@@ -448,7 +459,8 @@ lfs_rfw_orphans(struct lfs *fs, struct lfs_rfw *rf)
 	int i, error;
 
 	for (i = 0; i < rf->rf_naccept; i++) {
-		if ((error = lfs_rfw_read(fs, rf->rf_psegs[2 * i], 1, &bp)) != 0)
+		if ((error = lfs_rfw_read(fs, rf->rf_psegs[i].p_daddr, 1,
+		    &bp)) != 0)
 			return error;
 		lfs_rfw_eachinode(fs, (struct segsum *)bp->b_data,
 		    lfs_rfw_orphan);
@@ -561,7 +573,7 @@ lfs_rollforward(struct lfs *fs, struct lfs_rfw *rf)
 	int i, busy, error = 0;
 
 	for (i = rf->rf_base; i < rf->rf_naccept && error == 0; i++)
-		error = lfs_rfw_apply(fs, rf->rf_psegs[2 * i]);
+		error = lfs_rfw_apply(fs, rf->rf_psegs[i].p_daddr);
 	if (error)
 		return error;
 	if (rf->rf_base > 0) {		/* the free list as the ifile has it */
@@ -593,6 +605,143 @@ lfs_rollforward(struct lfs *fs, struct lfs_rfw *rf)
 		return error;
 	lfs_rfw_totals(fs);
 	return 0;
+}
+
+/* The accepted partial segment that holds block daddr, or -1: older. */
+static int
+lfs_rfw_which(struct lfs_rfw *rf, u_int32_t daddr)
+{
+	int i;
+
+	for (i = 0; i < rf->rf_naccept; i++)
+		if (daddr > rf->rf_psegs[i].p_daddr &&
+		    daddr <= rf->rf_psegs[i].p_daddr + rf->rf_psegs[i].p_nblocks)
+			return i;
+	return -1;
+}
+
+/*
+ * Data block lbn of ip went to daddr in a forced write that left the
+ * inode behind: point its parent there and move its live bytes.  Every
+ * indirect block on its path was on the disk then (lfs_dataonly).
+ */
+static void
+lfs_rfw_setblk(struct lfs *fs, struct inode *ip, daddr_t lbn, u_int32_t daddr)
+{
+	struct ufsmount *ump = ip->i_ump;
+	int32_t bsize = ump->um_bsize, old, *ptr;
+	struct indir a[NIADDR + 2];
+	struct buf *bp = NULL;
+	daddr_t paddr;
+	int num;
+
+	if (lbn < 0 || ufs_getlbns(ump, lbn, a, &num) != 0)
+		return;
+	if (num == 0)
+		ptr = &ip->i_db[lbn];
+	else {
+		if (ufs_bmaparray(ITOV(ip), a[num - 1].in_lbn, &paddr,
+		    NULL) != 0 || paddr <= 0 ||
+		    ufs_getindir(ITOV(ip), a[num - 1].in_lbn, paddr, &bp) != 0) {
+			printf("lfs: roll-forward: inode %u block %ld has no "
+			    "indirect block\n", (unsigned)ip->i_number,
+			    (long)lbn);
+			return;
+		}
+		ptr = &((int32_t *)bp->b_data)[a[num - 1].in_off];
+	}
+	old = *ptr;
+	if (old == (int32_t)daddr) {
+		if (bp != NULL)
+			brelse(bp);
+		return;
+	}
+	lfs_seguse_add(fs, daddr, bsize);	/* credit, then debit */
+	*ptr = daddr;
+	if (old > 0)
+		lfs_seguse_add(fs, old, -bsize);
+	else if (old == 0)
+		ip->i_blocks += btodb(bsize);
+	if (bp != NULL)
+		lfs_bwrite(bp);
+	ip->i_flag |= IN_MODIFIED;
+	fs->lfs_stats.rfw_dataonly++;
+}
+
+/* Put back the blocks of one FINFO at b, if its file's inode is older. */
+static void
+lfs_rfw_finfo(struct lfs *fs, struct lfs_rfw *rf, int i, const FINFO *fip,
+    u_int32_t b)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct lfs_ifref r;
+	struct vnode *vp;
+	struct inode *ip;
+	IFILE *ifp;
+	u_int32_t daddr, version, j;
+	off_t size;
+
+	if (fip->fi_ino <= LFS_IFILE_INUM || fip->fi_ino >= fs->lfs_maxino ||
+	    fip->fi_nblocks == 0 ||
+	    (ifp = LFS_IENTRY(fs, fip->fi_ino, &r)) == NULL)
+		return;
+	daddr = ifp->if_daddr;
+	version = ifp->if_version;
+	lfs_ifput(fs, &r, 0);
+	/* Freed or reused since, or an inode as new as these blocks. */
+	if (daddr == LFS_UNUSED_DADDR || version != fip->fi_version ||
+	    lfs_rfw_which(rf, daddr) >= i)
+		return;
+	if (lfs_vget(fs->lfs_ump->um_mountp, fip->fi_ino, &vp) != 0)
+		return;
+	ip = VTOI(vp);
+	for (j = 0; j < fip->fi_nblocks; j++)
+		lfs_rfw_setblk(fs, ip, fip->fi_blocks[j], b + j);
+	j = fip->fi_nblocks - 1;
+	size = ((off_t)fip->fi_blocks[j] << d->dlfs_bshift) +
+	    fip->fi_lastlength;
+	if (fip->fi_blocks[j] >= 0 && size > (off_t)ip->i_size) {
+		ip->i_size = size;
+		ip->i_flag |= IN_MODIFIED;
+	}
+	vrele(vp);
+}
+
+/*
+ * After lfs_rollforward, with the file system mounted read-write: the
+ * SS_DATAONLY partial segments' blocks (see the top).  The checkpoint
+ * that follows writes the inodes and indirect blocks changed here.
+ */
+int
+lfs_rfw_blocks(struct lfs *fs, struct lfs_rfw *rf)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	u_int8_t *sum = malloc(d->dlfs_sumsize, M_WAITOK);
+	const struct segsum *ss = (const struct segsum *)sum;
+	const FINFO *fip;
+	struct buf *bp;
+	u_int32_t b, k;
+	int i, error = 0;
+
+	for (i = 0; i < rf->rf_naccept && error == 0; i++) {
+		if ((error = lfs_rfw_read(fs, rf->rf_psegs[i].p_daddr, 1,
+		    &bp)) != 0)
+			break;
+		memcpy(sum, bp->b_data, d->dlfs_sumsize);
+		lfs_rfw_done(bp);
+		if (!(ss->ss_flags & SS_DATAONLY))
+			continue;
+		b = rf->rf_psegs[i].p_daddr + 1;
+		fip = (const FINFO *)(sum + sizeof(struct segsum));
+		for (k = 0; k < ss->ss_nfinfo; k++) {
+			lfs_rfw_finfo(fs, rf, i, fip, b);
+			b += fip->fi_nblocks;
+			fip = lfs_nextfinfo(fip);
+		}
+	}
+	free(sum);
+	lfs_rfw_totals(fs);
+	return error;
 }
 
 void

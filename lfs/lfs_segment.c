@@ -17,6 +17,14 @@
  *            These partial segments carry SS_DIROP, all but the last
  *            SS_CONT: the ifile inode's is the commit (thesis 6.3.3).
  *
+ * A forced write (fsync, a commit: SEGM_DATAONLY) writes in pass 1 only
+ * the data blocks of a file whose inode the log can do without
+ * (lfs_dataonly): roll-forward sets the pointers and the size from the
+ * summary (lfs_rfw_blocks), and the inode and indirect blocks stay dirty
+ * for a later write.  Such a file (IN_DATAONLY) is written whole before
+ * any ifile, so an ifile on the disk never counts a block that only the
+ * log names.
+ *
  * A partial segment is closed (lfs_writeseg) when it is full, at the end
  * of a pass, or when its segment is: its inode blocks take the addresses
  * after its blocks, the inode map and segment usage table learn them,
@@ -297,12 +305,19 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 						 * no SS_CONT, once on disk */
 	else if (sp->sg_dirop)
 		ss->ss_flags |= SS_DIROP | SS_CONT;
-	/* A commit is one run: SS_CONT on all of it but the write's last. */
-	if ((sp->sg_flags & SEGM_TXN) && last && (sp->sg_ifile || sp->sg_end))
-		ss->ss_flags |= SS_TXN;		/* COMMIT POINT of a group of
+	/*
+	 * A commit, and any forced write, is one run: SS_CONT on all of it
+	 * but the write's last, so a torn one is taken whole or not at all.
+	 */
+	if ((sp->sg_flags & (SEGM_TXN | SEGM_DATAONLY)) &&
+	    !(last && (sp->sg_ifile || sp->sg_end)))
+		ss->ss_flags |= SS_CONT;
+	if (sp->sg_flags & SEGM_TXN)
+		ss->ss_flags |= SS_TXN;		/* without SS_CONT: the COMMIT
+						 * POINT of a group of
 						 * transactions, once on disk */
-	else if (sp->sg_flags & SEGM_TXN)
-		ss->ss_flags |= SS_TXN | SS_CONT;
+	if (sp->sg_dataonly)
+		ss->ss_flags |= SS_DATAONLY;
 	if (sp->sg_flags & SEGM_CLEAN)
 		ss->ss_flags |= SS_CLEAN;
 	if (sp->sg_ifile && last && (sp->sg_flags & SEGM_CKP))
@@ -314,6 +329,12 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	for (i = 0; i < sp->sg_nbufs; i++) {
 		struct buf *bp = sp->sg_bufs[i];
 
+		if (bp->b_vp == fs->lfs_ivnode)
+			fs->lfs_stats.blocks_ifile++;
+		else if (bp->b_lblkno < 0)
+			fs->lfs_stats.blocks_indir++;
+		else
+			fs->lfs_stats.blocks_data++;
 		lfs_pseg_add(ps, i, bp);
 		bp->b_flags &= ~B_DELWRI;
 		reassignbuf(bp, bp->b_vp);
@@ -323,6 +344,7 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 
 	fs->lfs_stats.psegs++;
 	fs->lfs_stats.blocks += nblocks;
+	fs->lfs_stats.blocks_inode += sp->sg_niblks;
 	if (sp->sg_flags & SEGM_SYNC)
 		fs->lfs_stats.psegs_sync++;
 	if (sp->sg_flags & SEGM_CLEAN) {
@@ -528,6 +550,7 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 		}
 		sp->sg_fip->fi_blocks[sp->sg_fip->fi_nblocks++] = lbn;
 		sp->sg_sumused += 4;
+		sp->sg_ngathered++;
 		daddr = sp->sg_start + 1 + sp->sg_nbufs;
 		sp->sg_bufs[sp->sg_nbufs++] = bp;
 		bp->b_blkno = lfs_fsbtodb(d, daddr);
@@ -572,8 +595,60 @@ lfs_writeinode(struct lfs *fs, struct segment *sp, struct inode *ip)
 			if (dp->di_ib[i] < 0)
 				dp->di_ib[i] = 0;
 	}
-	ip->i_flag &= ~(IN_ACCESS | IN_CHANGE | IN_UPDATE | IN_MODIFIED);
+	ip->i_dsize = dp->di_size;
+	ip->i_flag &= ~(IN_ACCESS | IN_CHANGE | IN_UPDATE | IN_MODIFIED |
+	    IN_DATAONLY);
 	return 0;
+}
+
+/*
+ * May a forced write carry only ip's data blocks?  Roll-forward must be
+ * able to put them back from the summary alone: the inode is on the
+ * disk, not truncated since, and its size there grows to the new one by
+ * the last block written (FINFO's fi_lastlength); every indirect block
+ * on their paths is on the disk (none is made at roll-forward).
+ */
+static int
+lfs_dataonly(struct lfs *fs, struct segment *sp, struct vnode *vp)
+{
+	struct inode *ip = VTOI(vp);
+	daddr_t last, addr;
+	struct buf *bp;
+	int ok = 1, s;
+
+	if (!(sp->sg_flags & SEGM_DATAONLY) || sp->sg_dirop || sp->sg_ifile ||
+	    vp->v_type != VREG || (vp->v_flag & (VDIROP | VSYSTEM)) ||
+	    ip->i_nlink <= 0 || ip->i_dsize < 0 || ip->i_size < ip->i_dsize)
+		return 0;
+	last = ip->i_size == 0 ? 0 : (ip->i_size - 1) >> fs->lfs_dlfs.dlfs_bshift;
+	if (ip->i_size > ip->i_dsize && lfs_takeable(vp, last) == NULL)
+		return 0;
+	s = splbio();
+	LIST_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs)
+		if (bp->b_lblkno < 0 && (ufs_bmaparray(vp, bp->b_lblkno, &addr,
+		    NULL) != 0 || addr == -1)) {
+			ok = 0;		/* a new indirect block */
+			break;
+		}
+	splx(s);
+	return ok;
+}
+
+/* Write only the data blocks of a file lfs_dataonly allows. */
+static int
+lfs_writedata(struct lfs *fs, struct segment *sp, struct vnode *vp)
+{
+	struct inode *ip = VTOI(vp);
+	int n = sp->sg_ngathered, error;
+
+	sp->sg_dataonly = 1;
+	if ((error = lfs_gather(fs, sp, ip, LFS_DATA)) == 0 && sp->sg_open)
+		lfs_endfinfo(fs, sp);
+	if (sp->sg_ngathered != n) {
+		ip->i_flag |= IN_DATAONLY;
+		fs->lfs_stats.files_dataonly++;
+	}
+	return error;
 }
 
 /* Write one file: data blocks, indirect blocks by level, the inode. */
@@ -676,7 +751,11 @@ lfs_collect(struct lfs *fs, struct mount *mp, int marked, int *np)
 			continue;
 		if (!marked && !lfs_inset(fs->lfs_sp, vp))
 			continue;
-		if (((vp->v_flag & VDIROP) != 0) != marked)
+		/* Pass 2: the dirop's, and those written ahead of their
+		 * inode (the ifile it writes will count their blocks). */
+		if (marked ? !(vp->v_flag & VDIROP) &&
+		    !(VTOI(vp)->i_flag & IN_DATAONLY) :
+		    (vp->v_flag & VDIROP) != 0)
 			continue;
 		if (!lfs_vdirty(vp)) {
 			vp->v_flag &= ~VDIROP;
@@ -708,17 +787,42 @@ lfs_vunref(struct vnode **vps, int n)
 	free(vps);
 }
 
+/*
+ * Write the n vnodes vps.  A forced write takes first the files it may
+ * write data only, in partial segments of their own (SS_DATAONLY, the
+ * ones roll-forward reads pointers from), then the others whole.
+ */
 static int
 lfs_writevnodes(struct lfs *fs, struct segment *sp, struct vnode **vps,
     int n)
 {
-	int i, error = 0;
+	char *whole = NULL;
+	int i, nwhole = n, error = 0;
 
+	if ((sp->sg_flags & SEGM_DATAONLY) && !sp->sg_dirop &&
+	    !sp->sg_ifile && n > 0) {
+		whole = malloc(n, M_WAITOK);
+		for (i = 0; i < n && error == 0; i++) {
+			whole[i] = !lfs_dataonly(fs, sp, vps[i]);
+			if (!whole[i]) {
+				nwhole--;
+				error = lfs_writedata(fs, sp, vps[i]);
+			}
+		}
+		/* Left open if nothing follows: the write's last closes it. */
+		if (error == 0 && sp->sg_dataonly && nwhole > 0) {
+			lfs_writeseg(fs, sp, LFS_PSEG_MORE);
+			sp->sg_dataonly = 0;
+		}
+	}
 	for (i = 0; i < n && error == 0; i++) {
+		if (whole != NULL && !whole[i])
+			continue;
 		error = lfs_writefile(fs, sp, vps[i]);
 		if (error == 0 && sp->sg_dirop)
 			vps[i]->v_flag &= ~VDIROP;
 	}
+	free(whole);
 	return error;
 }
 
@@ -790,7 +894,7 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	lfs_seglock(fs);
 	fs->lfs_stats.segwrites++;
 	sp->sg_flags = flags;
-	sp->sg_dirop = sp->sg_ifile = sp->sg_end = 0;
+	sp->sg_dirop = sp->sg_ifile = sp->sg_end = sp->sg_dataonly = 0;
 	if (flags & SEGM_TXN)
 		txn_release_pages(fs);	/* the committing group's pages */
 	sp->sg_vps = vps;
@@ -806,6 +910,7 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 		dirop = 0;		/* dirops wait for the next write */
 	if (error == 0 && (dirop || (flags & SEGM_CKP))) {
 		lfs_writeseg(fs, sp, LFS_PSEG_LAST);
+		sp->sg_dataonly = 0;
 		lfs_drain(fs, 1);
 		lfs_writer_enter(fs);
 		sp->sg_dirop = dirop || fs->lfs_doneops;
@@ -818,6 +923,7 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	}
 	sp->sg_end = 1;
 	lfs_writeseg(fs, sp, LFS_PSEG_LAST);
+	sp->sg_dataonly = 0;
 	lfs_drain(fs, 1);
 	if (error == 0 && (flags & SEGM_CKP)) {
 		fs->lfs_ckpsb.dlfs_clean = (flags & SEGM_UNMOUNT) != 0;

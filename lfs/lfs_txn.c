@@ -626,7 +626,7 @@ txn_commit(struct txn *t)
 				vps[n++] = l->l_obj->o_vp;
 		}
 	error = lfs_segwrite_vnodes(fs->lfs_ump->um_mountp,
-	    SEGM_TXN | SEGM_SYNC, vps, n);
+	    SEGM_TXN | SEGM_SYNC | SEGM_DATAONLY, vps, n);
 	free(vps);
 	now = txn_usec();
 	txn_stats.groups++;

@@ -259,6 +259,7 @@ lfs_vcreate(struct mount *mp, ino_t ino, u_int32_t version,
 	}
 	memset(&ip->i_din, 0, sizeof(ip->i_din));
 	ip->i_din.di_inumber = ino;
+	ip->i_dsize = -1;		/* not on the disk yet */
 	ip->i_gen = version;
 	ip->i_flag |= IN_MODIFIED;
 	(*vpp)->v_flag |= VDIROP;	/* made by a dirop (lfs_valloc) */
@@ -347,6 +348,9 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 		printf("lfs_mount: %s: roll-forward failed\n", fspec);
 	if (!ronly && error == 0 &&
 	    (error = lfs_mountrw(fs, path, !crashed)) == 0 && crashed) {
+		if (lfs_rfw_blocks(fs, &rf) != 0)
+			printf("lfs_mount: %s: roll-forward of forced writes "
+			    "failed\n", fspec);
 		/* The checkpoint makes the roll-forward durable. */
 		if (lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC) != 0)
 			printf("lfs_mount: %s: cannot write a checkpoint\n",

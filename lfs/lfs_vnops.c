@@ -48,14 +48,17 @@ lfs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 /*
  * fsync writes the file it is given in a partial segment (with the
  * dirops it takes part in), not everything dirty: a database's log
- * force must not carry its data pages along.
+ * force must not carry its data pages along.  Where it can, only the
+ * file's data blocks (SEGM_DATAONLY, lfs_segment.c): its size and data
+ * are durable when fsync returns, its times with its inode later.
  */
 static int
 lfs_fsync(struct vnode *vp, int waitfor)
 {
 	if (vp->v_mount->mnt_flag & MNT_RDONLY)
 		return lfs_update(VTOI(vp), 0);
-	return lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC, &vp, 1);
+	return lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC | SEGM_DATAONLY,
+	    &vp, 1);
 }
 
 /*
@@ -83,6 +86,11 @@ lfs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
 			return error;
 		va->va_size = VNOVAL;		/* done */
 	}
+	/* Attributes reach the disk with the inode: the next fsync's. */
+	if (va->va_mode != (mode_t)VNOVAL || va->va_uid != (uid_t)VNOVAL ||
+	    va->va_gid != (gid_t)VNOVAL || va->va_flags != (u_int32_t)VNOVAL ||
+	    va->va_atime.tv_sec != VNOVAL || va->va_mtime.tv_sec != VNOVAL)
+		ip->i_dsize = -1;
 	return ufs_setattr(vp, va, cred);
 }
 

@@ -36,8 +36,9 @@ NDADDR = 12
 DISKMAGIC = 0x82564557
 SECTOR = 512
 
-SS_FLAGS = ((0x01, "DIROP"), (0x02, "CONT"), (0x04, "CLEAN"), (0x08, "CKP"))
-SS_DIROP, SS_CONT = 0x01, 0x02
+SS_FLAGS = ((0x01, "DIROP"), (0x02, "CONT"), (0x04, "CLEAN"), (0x08, "CKP"),
+            (0x10, "TXN"), (0x20, "DATAONLY"))   # sys/ufs/lfs.h SS_*
+SS_DIROP, SS_CONT, SS_CKP = 0x01, 0x02, 0x08
 SEGUSE_FLAGS = ((0x01, "ACTIVE"), (0x02, "DIRTY"), (0x04, "SUPERBLOCK"),
                 (0x08, "CLEANING"))
 SEGUSE_DIRTY = 0x02

@@ -4,8 +4,9 @@ A crashed LFS is made as `make crashimage` makes it (a checkpoint, five
 partial segments after it, the power cut in the middle of a last
 directory operation).  A guest boots on it with a gdbstub; GDB, with the
 walk-through's breakpoints, stops at the line of lfs_rfw_accept where a
-partial segment is accepted, in lfs_rfw_apply, and once the file system
-is mounted; the LFS helpers print what a student would look at there.
+partial segment is accepted, in lfs_rfw_apply, in lfs_rfw_setblk (where a
+forced write's data block is put back in its file), and once the file
+system is mounted; the LFS helpers print what a student would look at there.
 The test reads GDB's output as a story: one `== STOP' line per stop,
 then what the helpers said.
 """
@@ -20,7 +21,7 @@ from tests.guest import BUILD, TOP, free_port
 
 ACCEPT_COMMENT = "/* GDB: a partial segment is accepted here */"
 NEW_INO = 7         # /mnt/new: the first inode made after the checkpoint
-APPENDED_INO = 5    # /mnt/src/a: the file the no-dirop fsync wrote
+APPENDED_INO = 5    # /mnt/src/a: the file the no-dirop fsync wrote (data only)
 
 
 def accept_line() -> int:
@@ -55,6 +56,11 @@ while True:
         print("== STOP apply daddr %d" % int(gdb.parse_and_eval("daddr")))
         show("lfs-segsum daddr", "lfs-ifile {new}", "lfs-ifile {app}",
              "lfs-sb fs")
+    elif name == "lfs_rfw_setblk":
+        print("== STOP setblk ino %d lbn %d daddr %d" % (
+            int(gdb.parse_and_eval("ip->i_number")),
+            int(gdb.parse_and_eval("lbn")), int(gdb.parse_and_eval("daddr"))))
+        show("inode ip")
     else:
         print("== STOP mounted")
         show("lfs-sb", "lfs-ifile {new}", "lfs-ifile {app}", "lfs-seguse 0")
@@ -91,6 +97,7 @@ def gdb_walk(port: int, image, tmp_path) -> pexpect.spawn:
         "-ex", f"lfs-disk {image}",
         "-ex", f"break lfs_rfw.c:{accept_line()}",
         "-ex", "break lfs_rfw_apply",
+        "-ex", "break lfs_rfw_setblk",
         "-ex", "break lfs_statfs",
         "-ex", f"source {script}",
         "-ex", "detach"], encoding="utf-8", timeout=180)
@@ -125,13 +132,13 @@ def test_walkthrough_of_lfs_roll_forward(tmp_path, guests):
     ckp, after = img.fs, img.after_checkpoint()
     img.close()
     flags = [p.ss.flagstr for p in after]
-    assert flags == ["DIROP,CONT", "DIROP", "DIROP,CONT", "DIROP", "none",
+    assert flags == ["DIROP,CONT", "DIROP", "DIROP,CONT", "DIROP", "DATAONLY",
                      "DIROP,CONT"], flags
 
     port = free_port()
     g = guests.boot(tmp_path / "walk", sd1=image, gdb_port=port)
     gdb = gdb_walk(port, g.sd1, tmp_path)
-    gdb.expect("Breakpoint 3 at")       # all set before the mount
+    gdb.expect("Breakpoint 4 at")       # all set before the mount
     g.send("mount -t lfs /dev/sd1a /mnt\n")
     gdb.expect(pexpect.EOF)
     out = gdb.before.replace("\r", "")
@@ -145,6 +152,7 @@ def test_walkthrough_of_lfs_roll_forward(tmp_path, guests):
         assert answer in bad, bad
     accepts = [(s, t) for s, t in seen if s.startswith("accept")]
     applies = [(s, t) for s, t in seen if s.startswith("apply")]
+    setblks = [(s, t) for s, t in seen if s.startswith("setblk")]
 
     # Every valid partial segment after the checkpoint, in order;
     # serials one by one from the checkpoint's; lfs-segsum finds the
@@ -164,25 +172,32 @@ def test_walkthrough_of_lfs_roll_forward(tmp_path, guests):
                          rf"{ckp.serial}\)", text, flags=re.M), text
 
     # lfs_rfw_apply: only the no-dirop partial segment after the
-    # newest ifile; the ifile in use already knows the new file.
+    # newest ifile; the ifile in use already knows the new file.  The
+    # forced write carried no inode: the map keeps the old one.
     assert [int(s.split()[-1]) for s, _ in applies] == [after[4].daddr]
     text = applies[0][1]
     assert f"finfo\tino {APPENDED_INO} " in text
+    assert after[4].ss.ninos == 0
     assert re.search(rf"^inomap\t{NEW_INO} version \d+ daddr "
                      rf"{after[0].ss.inoaddrs[0]} ", text, flags=re.M)
     assert field(text, "serial") == str(ckp.serial)
     assert field(text, "idaddr") == str(after[3].ss.inoaddrs[0])
 
-    # Mounted: the roll-forward's checkpoint, the appended file's
-    # inode where the applied partial segment put it, the log's
-    # segment in use.
+    # lfs_rfw_setblk: the DATAONLY partial segment's block goes back
+    # into the appended file, whose inode still points at the old one.
+    assert [s for s, _ in setblks] == [
+        f"setblk ino {APPENDED_INO} lbn 0 daddr {after[4].daddr + 1}"]
+    assert re.search(rf"size 4, .*\n  db \[(?!{after[4].daddr + 1}\b)\d+,",
+                     setblks[0][1]), setblks[0][1]      # "one\n", before
+
+    # Mounted: the roll-forward's checkpoint wrote the appended file's
+    # inode; the log's segment in use.
     assert seen[-1][0] == "mounted"
     text = seen[-1][1]
     assert "superblock\t/mnt: struct lfs" in text
     assert int(field(text, "serial")) > after[-1].ss.serial
-    assert re.search(rf"^inomap\t{APPENDED_INO} version \d+ daddr "
-                     rf"{after[4].ss.inoaddrs[0]} .*\(in core",
-                     text, flags=re.M), text
+    assert re.search(rf"^inomap\t{APPENDED_INO} version \d+ daddr \d+ .*"
+                     rf"\(in core", text, flags=re.M), text
     assert re.search(r"^segment\t0 dirty,active,superblock .*\(in core",
                      text, flags=re.M), text
     assert "flags\t0x7 ACTIVE|DIRTY|SUPERBLOCK" in text

@@ -95,6 +95,9 @@ struct inode {
 	dev_t	i_dev;
 	ino_t	i_number;
 	int	i_flag;			/* IN_* */
+	off_t	i_dsize;		/* the size its newest copy on the disk
+					 * has; -1: none, or a truncation since
+					 * (LFS's data-only writes need it) */
 	struct dinode i_din;		/* the on-disk inode */
 };
 
@@ -103,6 +106,8 @@ struct inode {
 #define IN_UPDATE	0x0004		/* modification time to update */
 #define IN_MODIFIED	0x0008		/* inode changed */
 #define IN_DAMAGED	0x0010		/* damage on disk reported (once) */
+#define IN_DATAONLY	0x0020		/* LFS: blocks of it are on the disk
+					 * ahead of its inode (lfs_segment.c) */
 
 #define i_mode		i_din.di_mode
 #define i_nlink		i_din.di_nlink

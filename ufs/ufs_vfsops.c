@@ -154,6 +154,7 @@ ufs_vget_common(struct mount *mp, ino_t ino, const struct vnodeops *vops,
 		*vpp = NULL;
 		return error;
 	}
+	ip->i_dsize = ip->i_size;
 	ufs_vinit(vp);
 	vp->v_flag &= ~VLOADING;
 	wakeup(vp);

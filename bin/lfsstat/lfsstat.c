@@ -38,7 +38,8 @@ show(const struct statfs *sfs, int zero)
 	P(segwrites); P(segs_used); P(ckps); P(writes); P(psegs);
 	P(psegs_sync); P(psegs_clean); P(psegs_dirop); P(blocks);
 	P(blocks_clean); P(start_write); P(stop_access); P(cleaner_waits);
-	P(segs_cleaned);
+	P(segs_cleaned); P(blocks_data); P(blocks_indir); P(blocks_inode);
+	P(blocks_ifile); P(files_dataonly); P(rfw_dataonly);
 #undef P
 	printf("sync_share\t%llu%%\n", st.psegs ? (unsigned long long)
 	    (100 * st.psegs_sync / st.psegs) : 0ULL);

@@ -170,6 +170,9 @@ struct segsum {
 #define SS_CKP		0x08	/* ends a checkpoint (ifile included) */
 #define SS_TXN		0x10	/* holds (part of) a transaction's commit;
 				 * SS_CONT as for a dirop */
+#define SS_DATAONLY	0x20	/* only blocks of files whose inode it does
+				 * not carry: roll-forward points the files
+				 * at them (a forced write, lfs_dataonly) */
 
 /* FINFO: which blocks of one file follow, in this order. */
 typedef struct finfo {
@@ -215,6 +218,14 @@ struct lfs_stats {
 	u_int64_t stop_access;		/* stop-access threshold reached */
 	u_int64_t cleaner_waits;	/* writers that waited for space */
 	u_int64_t segs_cleaned;		/* segments lfs_segclean returned */
+	/* blocks written by kind (summaries: psegs) */
+	u_int64_t blocks_data;		/* file data */
+	u_int64_t blocks_indir;		/* indirect blocks */
+	u_int64_t blocks_inode;		/* inode blocks */
+	u_int64_t blocks_ifile;		/* the ifile's */
+	u_int64_t files_dataonly;	/* files a forced write wrote data only */
+	u_int64_t rfw_dataonly;		/* blocks roll-forward pointed files at
+					 * from SS_DATAONLY summaries */
 	/* the state now, filled in by SYS_lfsstats */
 	int64_t	  start_bytes, stop_bytes;	/* the thresholds (lfs_bio.c) */
 	int32_t	  start_bufs, stop_bufs;

@@ -35,7 +35,8 @@ pflags(u_int16_t f)
 		const char *name;
 	} names[] = {
 		{ SS_DIROP, "DIROP" }, { SS_CONT, "CONT" },
-		{ SS_CLEAN, "CLEAN" }, { SS_CKP, "CKP" },
+		{ SS_CLEAN, "CLEAN" }, { SS_CKP, "CKP" }, { SS_TXN, "TXN" },
+		{ SS_DATAONLY, "DATAONLY" },
 	};
 	int i, n;
 

@@ -24,7 +24,8 @@
  * Workloads: files (create, write, fsync), rename (rename chains over two
  * directories, replacing targets), mkdirs (a growing tree with files and
  * rmdirs), seq (a 3 MB sequential write), overwrite (random overwrites of
- * a 256 KB file), cleaner (a fragmented, nearly full file system in
+ * a 256 KB file), append (appends and overwrites of four files, each
+ * fsync'd), cleaner (a fragmented, nearly full file system in
  * setup; unlinks and new files, while a cleaner runs, in run), txn
  * (kernel transactions on protected files: one that appends a line to
  * 250 files in five directories, three times, then four processes
@@ -376,6 +377,47 @@ w_overwrite(int setup)
 }
 
 /*
+ * append: appends to, and overwrites inside, four files made in setup
+ * (one under its single indirect block), each write fsync'd: the forced
+ * writes that carry data blocks without the inode (SS_DATAONLY), which
+ * roll-forward points the files at.
+ */
+static void
+w_append(int setup)
+{
+	static const u_int32_t start[] = { 5000, 40000, 60000, 300000 };
+	u_int32_t size[4], len, off;
+	char p[8];
+	int i, f;
+
+	for (f = 0; f < 4; f++)
+		size[f] = start[f];
+	if (setup) {
+		for (f = 0; f < 4; f++) {
+			snprintf(p, sizeof(p), "a%d", f);
+			newfile(p, start[f]);
+			do_fsync(p);
+		}
+		return;
+	}
+	for (i = 0; i < 40; i++) {
+		f = rnd(4);
+		snprintf(p, sizeof(p), "a%d", f);
+		len = 1 + rnd(9000);
+		if (rnd(3) == 0) {		/* inside */
+			off = rnd(size[f] - 1);
+			if (len > size[f] - off)
+				len = size[f] - off;
+		} else {			/* at the end */
+			off = size[f];
+			size[f] += len;
+		}
+		do_write(p, off, len);
+		do_fsync(p);
+	}
+}
+
+/*
  * cleaner: setup fills about 12 MB of a 16 MB file system and unlinks
  * every other file, leaving segments half live; run unlinks the rest
  * one by one and writes new files, so the cleaner must move live blocks
@@ -512,7 +554,7 @@ static const struct {
 } workloads[] = {
 	{ "files", w_files }, { "rename", w_rename }, { "mkdirs", w_mkdirs },
 	{ "seq", w_seq }, { "overwrite", w_overwrite },
-	{ "cleaner", w_cleaner }, { "txn", w_txn },
+	{ "cleaner", w_cleaner }, { "txn", w_txn }, { "append", w_append },
 };
 
 /* One entry of the digest, and a directory's entries after it. */
