@@ -65,6 +65,8 @@ struct buf {
 #define B_SYNC		0x02000000	/* synchronous I/O (for counters) */
 #define B_RAW		0x04000000	/* raw device I/O (physio) */
 #define B_GATHERED	0x08000000	/* LFS: taken by the segment writer */
+#define B_CLEANCOPY	0x20000000	/* LFS: the cleaner's copy of a live
+					 * block, for the cold log head */
 #define B_TXN		0x10000000	/* LFS: a running transaction's dirty
 					 * page, kept until it commits */
 #define B_WRITE		0x00000000

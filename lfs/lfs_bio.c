@@ -132,6 +132,23 @@ lfs_check(struct vnode *vp)
 	}
 }
 
+/*
+ * The rest of the cold head's segment: counted in avail, but only the
+ * cleaner's copies go there (lfs_seguse.c), not what users write or a
+ * checkpoint.
+ */
+static int32_t
+lfs_coldtail(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+
+	if (fs->lfs_coldin)		/* a cleaner's write: swapped in */
+		return lfs_sntod(d, d->dlfs_curseg + 1) - d->dlfs_offset;
+	if (d->dlfs_coffset == 0)
+		return 0;
+	return lfs_sntod(d, d->dlfs_ccurseg + 1) - d->dlfs_coffset;
+}
+
 /* Blocks beyond n that writing everything now cached will cost. */
 static int
 lfs_overhead(struct lfs *fs, int n)
@@ -172,7 +189,8 @@ lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 
 		if (d->dlfs_bfree - n - over - cleanres < userres)
 			return ENOSPC;
-		if (!wait || d->dlfs_avail - nwrite - over >= cleanres)
+		if (!wait || d->dlfs_avail - lfs_coldtail(fs) - nwrite - over >=
+		    cleanres)
 			break;
 		/* The space is there, in dirty segments: the cleaner's. */
 		if (!lfs_cleaner_alive(fs)) {
@@ -212,6 +230,9 @@ lfs_cleanblocks(struct lfs *fs)
 	u_int32_t sn;
 	SEGUSE *sup;
 
+	if (d->dlfs_coffset != 0)	/* the other head's rest, too */
+		n += lfs_sntod(d, d->dlfs_ccurseg + 1) - d->dlfs_coffset;
+
 	for (sn = 0; sn < d->dlfs_nseg; sn++) {
 		if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
 			continue;
@@ -226,7 +247,8 @@ lfs_cleanblocks(struct lfs *fs)
  * May the cleaner rewrite n blocks (data and inodes)?  It may use the
  * segments kept for it, all but one: the checkpoint that lets it reclaim
  * what it cleaned must find a segment to go to, and room for the ifile
- * (twice: a sync may come first).
+ * (twice: a sync may come first).  The copies fill the cold head's
+ * segment first; only what does not fit there comes out of the rest.
  */
 int
 lfs_cleaner_fits(struct lfs *fs, int n)
@@ -234,9 +256,10 @@ lfs_cleaner_fits(struct lfs *fs, int n)
 	struct dlfs *d = &fs->lfs_dlfs;
 	int ifile = VTOI(fs->lfs_ivnode)->i_size >> d->dlfs_bshift;
 	int meta = n / (d->dlfs_ssize - 3) + 2 + n / d->dlfs_inopb + 2;
+	int32_t cold = lfs_coldtail(fs), rest = n + meta - cold;
 
-	return d->dlfs_avail - n - meta - 2 * (ifile + 4) >=
-	    (int32_t)d->dlfs_ssize;
+	return d->dlfs_avail - cold - (rest > 0 ? rest : 0) -
+	    2 * (ifile + 4) >= (int32_t)d->dlfs_ssize;
 }
 
 void

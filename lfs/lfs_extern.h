@@ -81,6 +81,12 @@ struct lfs {
 	u_int64_t lfs_cleanserial;	/* serial after its last write */
 	u_int64_t lfs_ckpserial;	/* serial of the last checkpoint */
 	int	lfs_unmounting;
+	int	lfs_coldin;		/* the writer's fields hold the cold
+					 * head (lfs_usehead) */
+	int	lfs_coldlost;		/* the hot head took the cold head's
+					 * next segment (lfs_pickseg) */
+	u_int32_t lfs_cleanage;		/* su_lastmod for the cleaner's copies:
+					 * their data's, not the move's */
 
 	/* kernel transactions' group commit (lfs_txn.c) */
 	TAILQ_HEAD(, txn) lfs_txnq;	/* committers waiting for a group */
@@ -136,6 +142,8 @@ struct segment {
 					 * segment */
 	int	sg_dataonly;		/* its partial segments: data-only
 					 * files' blocks (SS_DATAONLY) */
+	int	sg_cleancopy;		/* gather only B_CLEANCOPY blocks (the
+					 * cold head's, lfs_writecold) */
 	struct vnode **sg_vps;		/* pass 1 only these (sg_nvps), or */
 	int	sg_nvps;		/* NULL: every dirty vnode */
 };
@@ -252,8 +260,12 @@ struct lfs_rfw {
 	u_int32_t rf_idaddr;		/* the newest ifile inode, or 0 */
 	u_int64_t rf_serial;		/* the last accepted one's serial */
 	u_int32_t rf_lastpseg;		/* ... its address */
-	u_int32_t rf_end;		/* the block after it */
-	u_int32_t rf_curseg, rf_nextseg;	/* its segment, and the next */
+	struct lfs_rfwhead {		/* each log head after the last it
+					 * wrote that was accepted: */
+		u_int32_t h_end;	/* where it goes on (0: cold head
+					 * not started) */
+		u_int32_t h_curseg, h_nextseg;	/* its segment, the next */
+	} rf_hot, rf_cold;
 };
 
 /* lfs_rfw.c */
@@ -275,6 +287,9 @@ void	lfs_segfree(struct segment *);
 void	lfs_seguse_add(struct lfs *, u_int32_t daddr, int32_t bytes);
 int	lfs_newseg(struct lfs *);
 int	lfs_pickseg(struct lfs *);
+int	lfs_usehead(struct lfs *, int cold);
+int	lfs_pickcold(struct lfs *);
+int	lfs_isheadseg(struct lfs *, u_int32_t sn);
 void	lfs_clearactive(struct lfs *);
 
 /* lfs_segio.c */

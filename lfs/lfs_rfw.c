@@ -129,18 +129,22 @@ lfs_rfw_valid(struct lfs *fs, u_int32_t daddr, u_int64_t serial,
 }
 
 /*
- * Record the valid partial segment at daddr in segment seg, summary ssp,
- * ifblk the block in it holding the ifile inode (or 0).  The log is
- * whole up to it unless it continues a dirop (SS_CONT).
+ * Record the valid partial segment at daddr, summary ssp, ifblk the
+ * block in it holding the ifile inode (or 0), written by head h (cold:
+ * the cold one), which goes on after it.  The log is whole up to it
+ * unless it continues a dirop or a forced write (SS_CONT).
  */
 static void
 lfs_rfw_accept(struct lfs_rfw *rf, struct dlfs *d, u_int32_t daddr,
-    u_int32_t seg, const struct segsum *ssp, u_int32_t ifblk)
+    const struct segsum *ssp, u_int32_t ifblk, struct lfs_rfwhead *h,
+    int cold)
 {
 	struct lfs_rfwpseg *grown, *p;
 	int i;
 
 	/* GDB: a partial segment is accepted here */
+	h->h_end = daddr + 1 + ssp->ss_nblocks;
+	h->h_nextseg = lfs_dtosn(d, ssp->ss_next);
 	if (rf->rf_nvalid == rf->rf_nalloc) {
 		rf->rf_nalloc = rf->rf_nalloc ? 2 * rf->rf_nalloc : 64;
 		grown = malloc(rf->rf_nalloc * sizeof(*grown), M_WAITOK);
@@ -162,16 +166,45 @@ lfs_rfw_accept(struct lfs_rfw *rf, struct dlfs *d, u_int32_t daddr,
 	if (ssp->ss_flags & SS_CONT)
 		return;
 	rf->rf_naccept = rf->rf_nvalid;
-	rf->rf_end = daddr + 1 + ssp->ss_nblocks;
-	rf->rf_curseg = seg;
-	rf->rf_nextseg = lfs_dtosn(d, ssp->ss_next);
+	if (cold)
+		rf->rf_cold = *h;
+	else
+		rf->rf_hot = *h;
 	rf->rf_serial = ssp->ss_serial;
 	rf->rf_lastpseg = daddr;
 }
 
 /*
+ * Where does head h's partial segment with this serial start, if it
+ * wrote it: where the head ended, or at the start of the segment it
+ * had chosen next.  Its summary into sum; 0 if it is not there.
+ */
+static u_int32_t
+lfs_rfw_next(struct lfs *fs, struct lfs_rfwhead *h, u_int64_t serial,
+    u_int8_t *sum, u_int32_t *ifblk)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	u_int32_t first;
+
+	if (h->h_end != 0 && lfs_rfw_valid(fs, h->h_end, serial,
+	    lfs_sntod(d, h->h_curseg + 1), sum, ifblk))
+		return h->h_end;
+	if (h->h_nextseg >= d->dlfs_nseg ||
+	    (h->h_end != 0 && h->h_nextseg == h->h_curseg))
+		return 0;
+	first = lfs_sbfirstblock(d, h->h_nextseg);
+	if (!lfs_rfw_valid(fs, first, serial, lfs_sntod(d, h->h_nextseg + 1),
+	    sum, ifblk))
+		return 0;
+	h->h_curseg = h->h_nextseg;
+	return first;
+}
+
+/*
  * Follow the log from the checkpoint in *d: which partial segments are
  * valid, which of them to roll forward, and the newest ifile inode.
+ * Serial by serial, the next one is where one of the two heads goes on
+ * (lfs_seguse.c: the hot head, and the cold head of the cleaner's copies).
  */
 int
 lfs_rfw_scan(struct lfs *fs, struct lfs_rfw *rf)
@@ -179,31 +212,29 @@ lfs_rfw_scan(struct lfs *fs, struct lfs_rfw *rf)
 	struct dlfs *d = &fs->lfs_dlfs;
 	u_int8_t *sum = malloc(d->dlfs_sumsize, M_WAITOK);
 	const struct segsum *ssp = (const struct segsum *)sum;
-	u_int32_t daddr = d->dlfs_offset, seg = d->dlfs_curseg;
-	u_int32_t next = d->dlfs_nextseg, ifblk;
+	struct lfs_rfwhead head[2];
 	u_int64_t serial = d->dlfs_serial + 1;
-	int i;
+	u_int32_t daddr = 0, ifblk;
+	int i, k;
 
 	memset(rf, 0, sizeof(*rf));
-	rf->rf_end = daddr;
-	rf->rf_curseg = seg;
-	rf->rf_nextseg = next;
+	head[0].h_end = d->dlfs_offset;
+	head[0].h_curseg = d->dlfs_curseg;
+	head[0].h_nextseg = d->dlfs_nextseg;
+	head[1].h_end = d->dlfs_coffset;
+	head[1].h_curseg = d->dlfs_ccurseg;
+	head[1].h_nextseg = d->dlfs_cnextseg;
+	rf->rf_hot = head[0];
+	rf->rf_cold = head[1];
 	rf->rf_serial = d->dlfs_serial;
 	for (;; serial++) {
-		/* Where it ended, or at the start of the segment it chose. */
-		if (!lfs_rfw_valid(fs, daddr, serial, lfs_sntod(d, seg + 1),
-		    sum, &ifblk)) {
-			if (next >= d->dlfs_nseg || next == seg)
+		for (k = 0; k < 2; k++)
+			if ((daddr = lfs_rfw_next(fs, &head[k], serial, sum,
+			    &ifblk)) != 0)
 				break;
-			daddr = lfs_sbfirstblock(d, next);
-			if (!lfs_rfw_valid(fs, daddr, serial,
-			    lfs_sntod(d, next + 1), sum, &ifblk))
-				break;
-			seg = next;
-		}
-		lfs_rfw_accept(rf, d, daddr, seg, ssp, ifblk);
-		next = lfs_dtosn(d, ssp->ss_next);
-		daddr += 1 + ssp->ss_nblocks;
+		if (k == 2)
+			break;
+		lfs_rfw_accept(rf, d, daddr, ssp, ifblk, &head[k], k);
 	}
 	free(sum);
 	rf->rf_ndiscard = rf->rf_nvalid - rf->rf_naccept;
@@ -560,6 +591,28 @@ lfs_rfw_freelist(struct lfs *fs)
 }
 
 /*
+ * Where a head goes on may hold a partial segment roll-forward did not
+ * take (torn, or the rest of an unfinished dirop).  The hot head writes
+ * the checkpoint there next, but the cold head may not for a while, and
+ * a walk of its segment (the cleaner's, fsck_lfs's) would take it for
+ * log: the block is zeroed, so every walk ends there.
+ */
+static int
+lfs_rfw_clearend(struct lfs *fs, u_int32_t seg, u_int32_t end)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct buf *bp;
+
+	if (end == 0 || end >= lfs_sntod(d, seg + 1))
+		return 0;
+	lfs_devinval(fs, end, 1);
+	bp = getblk(fs->lfs_ump->um_devvp, lfs_fsbtodb(d, end), d->dlfs_bsize);
+	memset(bp->b_data, 0, d->dlfs_bsize);
+	bp->b_flags |= B_NOCACHE;
+	return bwrite(bp);
+}
+
+/*
  * After lfs_rfw_scan and with the ifile in place: apply the partial
  * segments the ifile does not describe and set the log's end.
  */
@@ -583,11 +636,17 @@ lfs_rollforward(struct lfs *fs, struct lfs_rfw *rf)
 		lfs_ifput(fs, &r, 0);
 	}
 	if (rf->rf_naccept > 0) {
-		d->dlfs_curseg = rf->rf_curseg;
-		d->dlfs_offset = rf->rf_end;
-		d->dlfs_nextseg = rf->rf_nextseg;
+		d->dlfs_curseg = rf->rf_hot.h_curseg;
+		d->dlfs_offset = rf->rf_hot.h_end;
+		d->dlfs_nextseg = rf->rf_hot.h_nextseg;
+		d->dlfs_ccurseg = rf->rf_cold.h_curseg;
+		d->dlfs_coffset = rf->rf_cold.h_end;
+		d->dlfs_cnextseg = rf->rf_cold.h_nextseg;
 		d->dlfs_lastpseg = rf->rf_lastpseg;
 	}
+	if ((error = lfs_rfw_clearend(fs, d->dlfs_curseg, d->dlfs_offset)) != 0 ||
+	    (error = lfs_rfw_clearend(fs, d->dlfs_ccurseg, d->dlfs_coffset)) != 0)
+		return error;
 	if ((error = lfs_rfw_orphans(fs, rf)) != 0 ||
 	    (error = lfs_rfw_orphaned(fs)) != 0 ||
 	    (error = lfs_rfw_freelist(fs)) != 0)

@@ -276,10 +276,15 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	/* The summary and inode blocks take log space as they are written. */
 	d->dlfs_avail -= 1 + sp->sg_niblks;
 	if ((sup = LFS_SEGENTRY(fs, d->dlfs_curseg, &r)) != NULL) {
+		/* The cold head's copies keep their data's age (the
+		 * youngest of them). */
+		if (!fs->lfs_coldin || fs->lfs_cleanage == 0)
+			sup->su_lastmod = lfs_time();
+		else if (sup->su_nsums == 0 ||
+		    sup->su_lastmod < fs->lfs_cleanage)
+			sup->su_lastmod = fs->lfs_cleanage;
 		sup->su_nsums++;
 		sup->su_ninos += sp->sg_niblks;
-		if (!(sp->sg_flags & SEGM_CLEAN) || sup->su_lastmod == 0)
-			sup->su_lastmod = lfs_time();
 		lfs_ifput(fs, &r, 1);
 	}
 	if (sp->sg_ifile && last)
@@ -520,6 +525,8 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 			continue;
 		if (lfs_level(ip->i_ump, bp->b_lblkno) != level)
 			continue;
+		if (sp->sg_cleancopy && !(bp->b_flags & B_CLEANCOPY))
+			continue;
 		lbns[n++] = level == LFS_DATA ? bp->b_lblkno : -bp->b_lblkno;
 	}
 	splx(s);
@@ -539,6 +546,7 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 		if ((bp = lfs_takeable(vp, lbn)) == NULL)
 			continue;	/* gone while the writer slept */
 		bremfree(bp);
+		bp->b_flags &= ~B_CLEANCOPY;
 		bp->b_flags |= B_BUSY | B_GATHERED;
 		if (TXN_PROTECTED(vp))
 			txn_taken(bp);
@@ -827,6 +835,36 @@ lfs_writevnodes(struct lfs *fs, struct segment *sp, struct vnode **vps,
 }
 
 /*
+ * A cleaner's write (lfs_markv) first puts the cleaner's copies, and
+ * only them, at the cold head, in partial segments that name no inode;
+ * the rest of those files (their other dirty blocks, indirect blocks and
+ * inodes, which point at the copies) then go to the hot head as any
+ * write.  Their serials come after the copies', so roll-forward never
+ * takes an inode without the blocks it names; a crash in between leaves
+ * the copies unnamed and the blocks where the cleaner found them.  When
+ * the cold head has no segment to go to, the copies left go to the hot
+ * head with the rest.
+ */
+static int
+lfs_writecold(struct lfs *fs, struct segment *sp, struct vnode **vps, int n)
+{
+	int i, error;
+
+	if ((error = lfs_usehead(fs, 1)) == 0) {
+		sp->sg_cleancopy = 1;
+		for (i = 0; i < n && error == 0; i++) {
+			error = lfs_gather(fs, sp, VTOI(vps[i]), LFS_DATA);
+			if (sp->sg_open)
+				lfs_endfinfo(fs, sp);
+		}
+		sp->sg_cleancopy = 0;
+		lfs_writeseg(fs, sp, LFS_PSEG_LAST);
+	}
+	lfs_usehead(fs, 0);
+	return error == ENOSPC ? 0 : error;
+}
+
+/*
  * Unlinked files only the writer's hold keeps (VHELD, lfs_inactive) need
  * no writing: let them go first, so that the ifile this write carries
  * has them freed (written after it, a crash between would leave inodes
@@ -901,7 +939,9 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	sp->sg_nvps = n;
 
 	vps1 = lfs_collect(fs, mp, 0, &n1);
-	error = lfs_writevnodes(fs, sp, vps1, n1);
+	error = (flags & SEGM_CLEAN) ? lfs_writecold(fs, sp, vps1, n1) : 0;
+	if (error == 0)
+		error = lfs_writevnodes(fs, sp, vps1, n1);
 	dirop = fs->lfs_doneops;
 	LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes)
 		if (vp->v_flag & VDIROP)
@@ -933,6 +973,7 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	}
 	sp->sg_dirop = 0;
 	sp->sg_vps = NULL;
+	lfs_usehead(fs, 0);
 	/*
 	 * Let the vnodes go before the lock: an unlinked file whose last
 	 * reference was the writer's is freed now, so a sync that waited

@@ -7,6 +7,17 @@
  * (lfs_clearactive); every block written, moved or freed moves its
  * bytes (lfs_seguse_add).  The cleaner reads the table through the ifile
  * and gives a segment back with lfs_segclean (lfs_syscalls.c).
+ *
+ * The log has two heads, each with its segment, offset and next segment
+ * in the superblock: the hot one, where every write goes, and the cold
+ * one, where the cleaner's copies go (SEGM_CLEAN), so that blocks that
+ * die young (a database's log, pages rewritten) do not share segments
+ * with blocks that already lived through a cleaning, and hot segments
+ * come to the cleaner nearly empty (Rosenblum and Ousterhout's hot and
+ * cold data).  Every partial segment takes the next serial number, so
+ * the log is still one sequence, which roll-forward follows across both
+ * heads.  The writer works on the dlfs_curseg fields; lfs_usehead swaps
+ * the cold head (dlfs_ccurseg...) in for a cleaner's write and back.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -47,6 +58,72 @@ lfs_seguse_add(struct lfs *fs, u_int32_t daddr, int32_t bytes)
 	lfs_ifput(fs, &r, 1);
 }
 
+/*
+ * The writer's fields name the cold head (cold) or the hot one.  The
+ * cold head that has not written yet (coffset 0) enters its next
+ * segment now.
+ */
+static void
+lfs_swapheads(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	u_int32_t t;
+
+	t = d->dlfs_curseg, d->dlfs_curseg = d->dlfs_ccurseg;
+	d->dlfs_ccurseg = t;
+	t = d->dlfs_offset, d->dlfs_offset = d->dlfs_coffset;
+	d->dlfs_coffset = t;
+	t = d->dlfs_nextseg, d->dlfs_nextseg = d->dlfs_cnextseg;
+	d->dlfs_cnextseg = t;
+	fs->lfs_coldin = !fs->lfs_coldin;
+}
+
+int
+lfs_usehead(struct lfs *fs, int cold)
+{
+	LFS_ASSERT_SEGLOCK(fs);
+	if (cold != fs->lfs_coldin)
+		lfs_swapheads(fs);
+	return cold && fs->lfs_dlfs.dlfs_offset == 0 ? lfs_newseg(fs) : 0;
+}
+
+/*
+ * Choose the cold head's next segment: the first clean one after the
+ * hot head's that the hot head has not chosen.  A cold head that has
+ * not written (coffset 0) is said to be in the segment it goes to next.
+ */
+int
+lfs_pickcold(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	u_int32_t cur;
+	int error;
+
+	KASSERT(!fs->lfs_coldin);
+	lfs_swapheads(fs);
+	cur = d->dlfs_curseg;
+	if (d->dlfs_offset == 0)
+		d->dlfs_curseg = d->dlfs_ccurseg;
+	error = lfs_pickseg(fs);
+	d->dlfs_curseg = d->dlfs_offset == 0 ? d->dlfs_nextseg : cur;
+	lfs_swapheads(fs);
+	if (error == 0 && d->dlfs_cnextseg != d->dlfs_nextseg &&
+	    d->dlfs_cnextseg != d->dlfs_curseg)
+		fs->lfs_coldlost = 0;
+	return error;
+}
+
+/* Is sn a segment one of the heads writes, or is to write next? */
+int
+lfs_isheadseg(struct lfs *fs, u_int32_t sn)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+
+	return sn == d->dlfs_curseg || sn == d->dlfs_nextseg ||
+	    (d->dlfs_coffset != 0 && sn == d->dlfs_ccurseg) ||
+	    sn == d->dlfs_cnextseg;
+}
+
 /* Move the log to dlfs_nextseg, and choose the segment after it. */
 int
 lfs_newseg(struct lfs *fs)
@@ -57,8 +134,10 @@ lfs_newseg(struct lfs *fs)
 	SEGUSE *sup;
 
 	LFS_ASSERT_SEGLOCK(fs);
-	if (sn == d->dlfs_curseg)
+	if (d->dlfs_offset != 0 && sn == d->dlfs_curseg)
 		return ENOSPC;		/* no clean segment was left */
+	if (fs->lfs_coldin && fs->lfs_coldlost)
+		return ENOSPC;		/* its choice was taken: lfs_markv */
 	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
 		return EIO;
 	if (sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)) {
@@ -68,7 +147,7 @@ lfs_newseg(struct lfs *fs)
 		return EIO;
 	}
 	end = lfs_sntod(d, d->dlfs_curseg + 1);
-	if (d->dlfs_offset < end)
+	if (d->dlfs_offset != 0 && d->dlfs_offset < end)
 		d->dlfs_avail -= end - d->dlfs_offset;	/* the tail unused */
 	fs->lfs_nclean--;
 	fs->lfs_ndirty++;
@@ -85,7 +164,14 @@ lfs_newseg(struct lfs *fs)
 	return lfs_pickseg(fs);
 }
 
-/* Choose dlfs_nextseg: the first clean segment after dlfs_curseg. */
+/*
+ * Choose dlfs_nextseg: the first clean segment after dlfs_curseg that
+ * the other head has not chosen.  When the hot head finds only the cold
+ * head's choice, it takes it (the hot head must always find one while
+ * avail says there is room); the cold head then chooses again, and
+ * a checkpoint says where, before it writes there (lfs_markv), for that
+ * is where roll-forward looks for it.
+ */
 int
 lfs_pickseg(struct lfs *fs)
 {
@@ -100,21 +186,39 @@ lfs_pickseg(struct lfs *fs)
 
 		if ((sup = LFS_SEGENTRY(fs, n, &r)) == NULL)
 			return EIO;
-		clean = !(sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE));
+		clean = !(sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)) &&
+		    n != d->dlfs_cnextseg;
 		lfs_ifput(fs, &r, 0);
 		if (clean) {
 			d->dlfs_nextseg = n;
 			return 0;
 		}
 	}
-	/* None left: this is the last segment the log can take for now. */
-	printf("lfs: %s: no clean segment after segment %u\n",
-	    fs->lfs_ump->um_fspec, sn);
+	if (!fs->lfs_coldin && d->dlfs_cnextseg != sn &&
+	    (sup = LFS_SEGENTRY(fs, d->dlfs_cnextseg, &r)) != NULL) {
+		int clean = !(sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE));
+
+		lfs_ifput(fs, &r, 0);
+		if (clean && (d->dlfs_coffset == 0 ||
+		    d->dlfs_cnextseg != d->dlfs_ccurseg)) {
+			d->dlfs_nextseg = d->dlfs_cnextseg;
+			fs->lfs_coldlost = 1;
+			return 0;
+		}
+	}
+	/*
+	 * None left: this is the last segment the log can take for now.
+	 * (The cold head then moves no copies until the cleaner has
+	 * reclaimed one: lfs_newseg says ENOSPC to lfs_markv.)
+	 */
+	if (!fs->lfs_coldin)
+		printf("lfs: %s: no clean segment after segment %u\n",
+		    fs->lfs_ump->um_fspec, sn);
 	d->dlfs_nextseg = sn;
 	return 0;
 }
 
-/* A checkpoint keeps ACTIVE only on the segment being written. */
+/* A checkpoint keeps ACTIVE only on the segments being written. */
 void
 lfs_clearactive(struct lfs *fs)
 {
@@ -125,7 +229,8 @@ lfs_clearactive(struct lfs *fs)
 
 	LFS_ASSERT_SEGLOCK(fs);
 	for (sn = 0; sn < d->dlfs_nseg; sn++) {
-		if (sn == d->dlfs_curseg ||
+		if (sn == d->dlfs_curseg || (d->dlfs_coffset != 0 &&
+		    sn == d->dlfs_ccurseg) ||
 		    (sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
 			continue;
 		if (sup->su_flags & SEGUSE_ACTIVE) {

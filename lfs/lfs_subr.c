@@ -129,6 +129,11 @@ lfs_sbcheck(const struct dlfs *fs)
 	    fs->dlfs_lastpseg >= fs->dlfs_size ||
 	    fs->dlfs_idaddr == 0 || fs->dlfs_idaddr >= fs->dlfs_size)
 		return "bad checkpoint addresses";
+	if (fs->dlfs_ccurseg >= fs->dlfs_nseg ||
+	    fs->dlfs_cnextseg >= fs->dlfs_nseg || (fs->dlfs_coffset != 0 &&
+	    (fs->dlfs_coffset > lfs_sntod(fs, fs->dlfs_ccurseg + 1) ||
+	    fs->dlfs_coffset < lfs_sbfirstblock(fs, fs->dlfs_ccurseg))))
+		return "bad cold log head";
 	if (fs->dlfs_ckpidx >= LFS_NCKP)
 		return "bad checkpoint index";
 	return NULL;

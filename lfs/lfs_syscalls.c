@@ -10,6 +10,9 @@
  *                                      the cleaner's copies, without
  *                                      touching their times, in partial
  *                                      segments of their own (SS_CLEAN)
+ *                                      at the log's cold head; the
+ *                                      segment keeps bi_segcreate, the
+ *                                      age of the data it came from
  *   lfs_segwait(fsid, timeval)         sleep until there is work, or the
  *                                      timeout (NULL: none)
  *   lfs_segclean(fsid, segno)          the segment holds nothing live:
@@ -182,6 +185,7 @@ lfs_markblock(struct lfs *fs, struct vnode *vp, BLOCK_INFO *bip)
 			return error;
 		}
 	}
+	bp->b_flags |= B_CLEANCOPY;	/* for the cold head */
 	return lfs_bwrite(bp);
 }
 
@@ -191,6 +195,7 @@ lfs_markv(struct mount *mp, struct lfs_markv_args *uap, int *retval)
 	struct lfs *fs = VFSTOLFS(mp);
 	struct vnode *vp, **vps;
 	BLOCK_INFO *bi;
+	u_int32_t age = 0;
 	int i, j, n = 0, busy = 0, error;
 
 	if ((error = lfs_getbinfo(fs, uap->blkiov, uap->blkcnt, &bi)) != 0)
@@ -198,6 +203,18 @@ lfs_markv(struct mount *mp, struct lfs_markv_args *uap, int *retval)
 	if (!lfs_cleaner_fits(fs, uap->blkcnt)) {
 		free(bi);
 		return ENOSPC;		/* no room left to move them to */
+	}
+	if (fs->lfs_coldlost) {
+		/* The cold head chooses again; a checkpoint says where. */
+		lfs_seglock(fs);
+		error = lfs_pickcold(fs);
+		lfs_segunlock(fs);
+		if (error == 0 && !fs->lfs_coldlost)
+			error = lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC);
+		if (error != 0 || fs->lfs_coldlost) {
+			free(bi);
+			return ENOSPC;
+		}
 	}
 	vps = malloc((uap->blkcnt + 1) * sizeof(*vps), M_WAITOK);
 	for (i = 0; i < uap->blkcnt && error == 0; i++) {
@@ -207,6 +224,8 @@ lfs_markv(struct mount *mp, struct lfs_markv_args *uap, int *retval)
 				vrele(vp);
 			continue;	/* dead: moved, deleted or rewritten */
 		}
+		if (bi[i].bi_segcreate > age)
+			age = bi[i].bi_segcreate;	/* its data's youngest */
 		if (bi[i].bi_lbn == LFS_UNUSED_LBN)
 			VTOI(vp)->i_flag |= IN_MODIFIED;	/* times kept */
 		else if ((error = lfs_markblock(fs, vp, &bi[i])) == EBUSY) {
@@ -223,7 +242,11 @@ lfs_markv(struct mount *mp, struct lfs_markv_args *uap, int *retval)
 	}
 	free(bi);
 	if (n > 0) {
-		int e = lfs_segwrite_vnodes(mp, SEGM_CLEAN | SEGM_SYNC, vps, n);
+		int e;
+
+		fs->lfs_cleanage = age;
+		e = lfs_segwrite_vnodes(mp, SEGM_CLEAN | SEGM_SYNC, vps, n);
+		fs->lfs_cleanage = 0;
 
 		if (error == 0)
 			error = e;
@@ -251,7 +274,7 @@ lfs_segclean(struct mount *mp, u_int32_t sn)
 	    (error = lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC)) != 0)
 		return error;
 	lfs_ifile_wait(fs);
-	if (sn == d->dlfs_curseg || sn == d->dlfs_nextseg)
+	if (lfs_isheadseg(fs, sn))
 		return EBUSY;
 	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
 		return EIO;

@@ -173,6 +173,47 @@ lfs_freemount(struct ufsmount *ump)
 }
 
 /*
+ * The cold head as the superblock has it, made sane: a segment it writes
+ * must be dirty and not the hot head's, the one it goes to next clean
+ * and not the hot head's choice (an image older than the cold head has
+ * zeros there).  Otherwise it starts again at a segment chosen now.
+ */
+static int
+lfs_coldcheck(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct lfs_ifref r;
+	SEGUSE *sup;
+	int flags, error = 0;
+
+	if (d->dlfs_coffset != 0) {
+		if (d->dlfs_ccurseg >= d->dlfs_nseg ||
+		    (sup = LFS_SEGENTRY(fs, d->dlfs_ccurseg, &r)) == NULL)
+			flags = 0;
+		else {
+			flags = sup->su_flags;
+			lfs_ifput(fs, &r, 0);
+		}
+		if (!(flags & SEGUSE_DIRTY) || d->dlfs_ccurseg == d->dlfs_curseg ||
+		    lfs_dtosn(d, d->dlfs_coffset) != d->dlfs_ccurseg)
+			d->dlfs_coffset = 0;
+	}
+	flags = SEGUSE_DIRTY;
+	if (d->dlfs_cnextseg < d->dlfs_nseg &&
+	    (sup = LFS_SEGENTRY(fs, d->dlfs_cnextseg, &r)) != NULL) {
+		flags = sup->su_flags;
+		lfs_ifput(fs, &r, 0);
+	}
+	if (d->dlfs_coffset == 0)
+		d->dlfs_ccurseg = d->dlfs_cnextseg;
+	if ((flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)) ||
+	    d->dlfs_cnextseg == d->dlfs_nextseg ||
+	    d->dlfs_cnextseg == d->dlfs_curseg)
+		error = lfs_pickcold(fs);
+	return error;
+}
+
+/*
  * Count the clean segments; the writer continues at dlfs_offset.
  * writesb: say on disk that the file system is in use (after a crash
  * the checkpoint written after roll-forward says it).
@@ -208,6 +249,8 @@ lfs_mountrw(struct lfs *fs, const char *path, int writesb)
 		}
 		lfs_ifput(fs, &r, 0);
 	}
+	if ((error = lfs_coldcheck(fs)) != 0)
+		return error;
 	fs->lfs_sp = lfs_segalloc(fs);
 	if (path != NULL)
 		strlcpy(d->dlfs_fsmnt, path, sizeof(d->dlfs_fsmnt));

@@ -211,7 +211,8 @@ def print_sb(d: lfsdisk.Dlfs, title: str, incore_copy: bool) -> None:
         print(f"{name}\t{v:x}" if name == "magic" else f"{name}\t{v}")
     print("sboffs\t" + " ".join(str(a) for a in d.sboffs))
     for name in ("serial", "tstamp", "idaddr", "free", "bfree", "avail",
-                 "nfiles", "curseg", "offset", "nextseg", "lastpseg",
+                 "nfiles", "curseg", "offset", "nextseg", "ccurseg", "coffset",
+                 "cnextseg", "lastpseg",
                  "clean", "ckpidx"):
         print(f"{name}\t{getattr(d, name)}")
     print(f"fsmnt\t{d.fsmnt_str()}")

@@ -54,7 +54,8 @@ DLFS_FIELDS = (                 # (name, struct format), in header order
     ("serial", "Q"), ("tstamp", "q"), ("idaddr", "I"), ("free", "I"),
     ("bfree", "i"), ("avail", "i"), ("nfiles", "I"), ("curseg", "I"),
     ("offset", "I"), ("nextseg", "I"), ("lastpseg", "I"), ("clean", "I"),
-    ("ckpidx", "I"), ("fsmnt", "128s"), ("spare", "32I"), ("cksum", "I"))
+    ("ckpidx", "I"), ("fsmnt", "128s"), ("ccurseg", "I"), ("coffset", "I"),
+    ("cnextseg", "I"), ("spare", "29I"), ("cksum", "I"))
 DLFS = struct.Struct("<" + "".join(f for _, f in DLFS_FIELDS))
 SEGSUM_FIELDS = (               # struct segsum, then 8 spare bytes
     ("sumsum", "I"), ("datasum", "I"), ("magic", "I"), ("next", "I"),
@@ -531,20 +532,27 @@ class Image:
 
     def after_checkpoint(self) -> list[Pseg]:
         """The partial segments written after the checkpoint, in serial
-        order, as roll-forward finds them: each at the end of the one
-        before or, when that segment was left, at the start of the next."""
+        order, as roll-forward finds them: each where one of the two log
+        heads (hot, and the cleaner's cold one) left off or, when it left
+        that segment, at the start of the segment it had chosen next."""
         fs, out = self.fs, []
-        daddr, nextseg, serial = fs.offset, fs.nextseg, fs.serial + 1
+        heads = [[fs.offset, fs.nextseg], [fs.coffset, fs.cnextseg]]
+        serial = fs.serial + 1
         while True:
-            tries = [daddr, fs.sbfirstblock(nextseg)]
-            for a in tries:
-                if 0 < a < fs.size:
-                    p = self.pseg(a)
-                    if p.ss.problem is None and p.ss.serial == serial and \
-                            p.datasum_ok:
-                        break
-            else:
+            found = None
+            for h in heads:
+                for a in (h[0], fs.sbfirstblock(h[1])):
+                    if 0 < a < fs.size:
+                        p = self.pseg(a)
+                        if p.ss.problem is None and p.ss.serial == serial \
+                                and p.datasum_ok:
+                            found = h, a, p
+                            break
+                if found:
+                    break
+            if found is None:
                 return out
+            h, a, p = found
             out.append(p)
-            daddr, serial = a + 1 + p.ss.nblocks, serial + 1
-            nextseg = fs.dtosn(p.ss.next)
+            h[0], h[1] = a + 1 + p.ss.nblocks, fs.dtosn(p.ss.next)
+            serial += 1

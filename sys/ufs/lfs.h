@@ -112,7 +112,12 @@ struct dlfs {
 	u_int32_t dlfs_clean;		/* 180: unmounted cleanly */
 	u_int32_t dlfs_ckpidx;		/* 184: which checkpoint copy this is */
 	char	  dlfs_fsmnt[LFS_MAXMNTLEN]; /* 188: where last mounted */
-	u_int32_t dlfs_spare[32];	/* 316: zero */
+	/* the cold log head: the cleaner's output (lfs_segment.c) */
+	u_int32_t dlfs_ccurseg;		/* 316: segment it writes */
+	u_int32_t dlfs_coffset;		/* 320: where its next partial segment
+					 *      goes; 0: none yet */
+	u_int32_t dlfs_cnextseg;	/* 324: segment it goes to next */
+	u_int32_t dlfs_spare[29];	/* 328: zero */
 	u_int32_t dlfs_cksum;		/* 444: CRC-32 of bytes 0..443 */
 };					/* 448 bytes */
 

@@ -137,6 +137,9 @@ dumpsb(void)
 	printf("curseg\t%u\n", fs.dlfs_curseg);
 	printf("offset\t%u\n", fs.dlfs_offset);
 	printf("nextseg\t%u\n", fs.dlfs_nextseg);
+	printf("ccurseg\t%u\n", fs.dlfs_ccurseg);
+	printf("coffset\t%u\n", fs.dlfs_coffset);
+	printf("cnextseg\t%u\n", fs.dlfs_cnextseg);
 	printf("lastpseg\t%u\n", fs.dlfs_lastpseg);
 	printf("clean\t%u\n", fs.dlfs_clean);
 	printf("ckpidx\t%u\n", fs.dlfs_ckpidx);

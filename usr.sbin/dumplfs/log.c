@@ -222,6 +222,7 @@ log_walk(int all)
 	for (sn = 0; sn < fs.dlfs_nseg; sn++) {
 		sup = seguse(sn);
 		if (!all && sup != NULL && sn != fs.dlfs_curseg &&
+		    (fs.dlfs_coffset == 0 || sn != fs.dlfs_ccurseg) &&
 		    (sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)) == 0)
 			continue;
 		walkseg(sn);

@@ -116,6 +116,7 @@ void	 pass5(void);
 void	 pass6(void);
 void	 pass7(void);
 int64_t	 availblocks(void);
+int	 headseg(u_int32_t);
 void	 recount(void);
 
 /* write.c */

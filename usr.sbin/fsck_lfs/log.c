@@ -14,8 +14,9 @@
  *
  * Summaries and inode blocks are marked in the owner map, so pass 3
  * can tell an inode block from a data block.  The log after the
- * checkpoint (dlfs_offset on, serials dlfs_serial + 1, ...) is counted
- * as information: a crash leaves it until a roll-forward.
+ * checkpoint (serials dlfs_serial + 1, ..., each where one of the two
+ * log heads goes on) is counted as information: a crash leaves it until
+ * a roll-forward.
  */
 #include <sys/types.h>
 #include <stdio.h>
@@ -102,24 +103,35 @@ psegat(u_int32_t daddr, u_int64_t serial)
 	    datasum((const struct segsum *)sum, daddr));
 }
 
-/* The valid partial segments after the checkpoint, in serial order. */
+/*
+ * The valid partial segments after the checkpoint, in serial order: each
+ * where a head left off, or at the start of the segment it chose next
+ * (ss_next, when a segment fills).  The cold head that had not written
+ * (coffset 0) starts at its next segment.
+ */
 static u_int32_t
 afterckp(void)
 {
 	const struct segsum *ss = (const struct segsum *)sum;
-	u_int32_t daddr, next, n;
+	u_int32_t daddr[2], next[2], n, k;
 
-	daddr = fs.dlfs_offset;
-	next = lfs_sntod(&fs, fs.dlfs_nextseg);
+	daddr[0] = fs.dlfs_offset;
+	next[0] = fs.dlfs_nextseg;
+	daddr[1] = fs.dlfs_coffset;
+	next[1] = fs.dlfs_cnextseg;
 	for (n = 0; n < fs.dlfs_size; n++) {
-		/* The writer moves on to ss_next when a segment fills. */
-		if (!psegat(daddr, fs.dlfs_serial + 1 + n)) {
-			daddr = lfs_sbfirstblock(&fs, lfs_dtosn(&fs, next));
-			if (!psegat(daddr, fs.dlfs_serial + 1 + n))
+		for (k = 0; k < 2; k++) {
+			if (daddr[k] != 0 &&
+			    psegat(daddr[k], fs.dlfs_serial + 1 + n))
+				break;
+			daddr[k] = lfs_sbfirstblock(&fs, next[k]);
+			if (psegat(daddr[k], fs.dlfs_serial + 1 + n))
 				break;
 		}
-		next = ss->ss_next;
-		daddr += 1 + ss->ss_nblocks;
+		if (k == 2)
+			break;
+		next[k] = lfs_dtosn(&fs, ss->ss_next);
+		daddr[k] += 1 + ss->ss_nblocks;
 	}
 	return (n);
 }

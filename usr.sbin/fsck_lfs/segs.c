@@ -48,7 +48,19 @@ segclean(u_int32_t sn)
 	return ((seguse(sn)->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)) == 0);
 }
 
-/* The log blocks of clean segments, and of curseg from dlfs_offset. */
+/* Is sn a segment a log head writes (the hot one, or the cold one)? */
+int
+headseg(u_int32_t sn)
+{
+
+	return (sn == fs.dlfs_curseg ||
+	    (fs.dlfs_coffset != 0 && sn == fs.dlfs_ccurseg));
+}
+
+/*
+ * The log blocks of clean segments, and of each head's segment from
+ * where it goes on.
+ */
 int64_t
 availblocks(void)
 {
@@ -56,8 +68,10 @@ availblocks(void)
 	u_int32_t sn;
 
 	n = lfs_sntod(&fs, fs.dlfs_curseg + 1) - fs.dlfs_offset;
+	if (fs.dlfs_coffset != 0)
+		n += lfs_sntod(&fs, fs.dlfs_ccurseg + 1) - fs.dlfs_coffset;
 	for (sn = 0; sn < fs.dlfs_nseg; sn++)
-		if (segclean(sn) && sn != fs.dlfs_curseg)
+		if (segclean(sn) && !headseg(sn))
 			n += lfs_sntod(&fs, sn + 1) - lfs_sbfirstblock(&fs, sn);
 	return (n);
 }
@@ -98,7 +112,7 @@ pass5(void)
 		    problem(FIX, "segment %u: %lld live bytes but marked "
 		    "clean", sn, (long long)live[sn]))
 			sup->su_flags |= SEGUSE_DIRTY;
-		if (!(sup->su_flags & SEGUSE_DIRTY) && sn == fs.dlfs_curseg &&
+		if (!(sup->su_flags & SEGUSE_DIRTY) && headseg(sn) &&
 		    problem(FIX, "segment %u: the current segment is not "
 		    "marked dirty", sn))
 			sup->su_flags |= SEGUSE_DIRTY | SEGUSE_ACTIVE;
@@ -223,7 +237,7 @@ recount(void)
 	for (sn = 0; sn < fs.dlfs_nseg; sn++) {
 		sup = seguse(sn);
 		sup->su_nbytes = live[sn];
-		if (live[sn] > 0 || sn == fs.dlfs_curseg)
+		if (live[sn] > 0 || headseg(sn))
 			sup->su_flags |= SEGUSE_DIRTY;
 	}
 	countflags(&ci->clean, &ci->dirty);

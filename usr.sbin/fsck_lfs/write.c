@@ -67,7 +67,8 @@ place(u_int32_t total)
 	fs.dlfs_nextseg = sn;
 	for (n = 1; n < fs.dlfs_nseg; n++)
 		if (!(seguse((sn + n) % fs.dlfs_nseg)->su_flags &
-		    (SEGUSE_DIRTY | SEGUSE_ACTIVE))) {
+		    (SEGUSE_DIRTY | SEGUSE_ACTIVE)) &&
+		    (sn + n) % fs.dlfs_nseg != fs.dlfs_cnextseg) {
 			fs.dlfs_nextseg = (sn + n) % fs.dlfs_nseg;
 			break;
 		}

@@ -191,6 +191,8 @@ checkpoint(void)
 	sb.dlfs_curseg = 0;
 	sb.dlfs_offset = ps.sum + 1 + ps.nblocks;
 	sb.dlfs_nextseg = 1;
+	sb.dlfs_ccurseg = sb.dlfs_cnextseg = 2;	/* the cold head: not yet */
+	sb.dlfs_coffset = 0;
 	sb.dlfs_lastpseg = ps.sum;
 	sb.dlfs_clean = 1;
 	sb.dlfs_bfree = sb.dlfs_dsize - (ps.nblocks - 1);	/* not inodes */
