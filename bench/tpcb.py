@@ -3,7 +3,7 @@ transaction manager (lib/libdb, bin/tpcb) on FFS, EFS and BSD-LFS, and the
 kernel's transactions on BSD-LFS (thesis 5.2, figure 5-3).
 
     python3 -m bench.tpcb [--profile hp97560] [--scale 1] [--runs 3] [--txns 200]
-        [--scan-txns 500] [--clean-passes 1] [--configs FFS,EFS,...] [--thesis]
+        [--scan-txns 500] [--clean-passes 3] [--configs FFS,EFS,...] [--thesis]
         [--out build/bench]
 
 The guest has 16 MB of memory, as the thesis' HP 9000/380 had (the kernel's
@@ -18,8 +18,9 @@ which warms up (uncounted) until its page cache is full (kernel mode: as
 many transactions as that cache has pages), and with -u until
 the LFS cleaner has cleaned --clean-passes times as many segments as the
 partition has (its steady state: TPS falls for as long as the cleaner is
-still finding the segments the load left nearly empty; 1 by default, 2 with
---thesis), then times RUNS runs of TXNS transactions.  The configurations:
+still finding the segments the load left nearly empty; 3 by default) and
+two windows of 100 transactions in a row agree within 10%, then times RUNS
+runs of TXNS transactions.  The configurations:
 
   FFS       newfs: 4 KB blocks, rotdelay 4 ms, maxcontig 1
   EFS       newfs -E: 64 KB clusters, no rotdelay
@@ -35,6 +36,8 @@ still finding the segments the load left nearly empty; 1 by default, 2 with
             transactions (the kernel's buffer cache is the cache)
   LFS-KC1M  as LFS-C1M (the cleaner, 80% full), with kernel transactions;
             not in the default --configs (it alone takes 8 minutes)
+  LFS-G1M   as LFS-C1M with the greedy cleaner (lfs_cleanerd -g) instead of
+            cost-benefit; not in the default --configs
 
 The thesis gives no number for kernel transactions: figure 5-6 (Sprite,
 RZ55) shows them as bars beside the user-level manager's 13.6 TPS on LFS,
@@ -82,9 +85,10 @@ MEM = 16
 # Kernel transactions: no figure in the thesis (figure 5-6 is bars only).
 THESIS = {"FFS": (14.2, 70.23, 1.0), "EFS": (16.8, 59.51, 2.1),
           "LFS": (19.3, 51.75, 0.6), "LFS-C1M": (11.6, 85.86, 5.3),
-          "LFS-C256K": (12.4, 80.72, 1.8), "LFS-K": None, "LFS-KC1M": None}
-CONFIGS = ("FFS", "EFS", "LFS", "LFS-C1M", "LFS-C256K", "LFS-K", "LFS-KC1M")
-DEFAULT_CONFIGS = CONFIGS[:-1]
+          "LFS-C256K": (12.4, 80.72, 1.8), "LFS-K": None, "LFS-KC1M": None,
+          "LFS-G1M": None}
+CONFIGS = ("FFS", "EFS", "LFS", "LFS-C1M", "LFS-C256K", "LFS-K", "LFS-KC1M", "LFS-G1M")
+DEFAULT_CONFIGS = CONFIGS[:-2]
 SCANNED = ("FFS", "EFS", "LFS")
 KERNEL = ("LFS-K", "LFS-KC1M")   # tpcb -m kernel
 # Sectors per TPS of scale: the "80% full" partition (df 80% on LFS after
@@ -97,6 +101,7 @@ DISK_SECTORS = 2600000      # sd1 is 2,647,080 sectors
 RUN = re.compile(r"tpcb run (\d+) txns (\d+) usecs (\d+)")
 WARM = re.compile(r"tpcb warm (\d+) transactions in (\d+) ms")
 LFSLINE = re.compile(r"^tpcb lfs (.*)$", re.M)
+REAL = re.compile(r"([\d.]+) real")
 LOADED = re.compile(r"account: (\d+) rows in (\d+) pages")
 SCAN = re.compile(r"tpcb scan records (\d+) pages (\d+) usecs (\d+)")
 DONE = re.compile(r"tpcb done: (\d+) committed")
@@ -116,6 +121,8 @@ class Result:
     sectors: int = 0
     scan0: float | None = None      # seconds, right after the load
     scan1: float | None = None      # ... after n_scan transactions
+    scan2: float | None = None      # ... after the reorganizer (LFS)
+    reorg: float | None = None      # seconds lfs_cleanerd -r took
     n_scan: int = 0
     seconds: float = 0.0
     runs_txns: list[int] = field(default_factory=list)
@@ -139,11 +146,29 @@ class Result:
         d = {k: b[k] - a.get(k, 0) for k in b}
         cleaned = d["cleaner_segs_cleaned"] - d.get("cleaner_segs_empty", 0)
         txns = sum(self.runs_txns)
+        new = d["blocks"] - d["blocks_clean"]
         return {"share": d["blocks_clean"] / d["blocks"] if d["blocks"] else 0.0,
                 "util": d["cleaner_blocks_moved"] / (cleaned * segblocks) if cleaned else 0.0,
                 "segs": d["segs_cleaned"],
                 "txns_per_seg": txns / d["segs_cleaned"] if d["segs_cleaned"] else 0.0,
-                "blocks_per_txn": d["blocks"] / txns if txns else 0.0}
+                "blocks_per_txn": d["blocks"] / txns if txns else 0.0,
+                # Sprite's write cost: blocks the disk moved (the cleaner's
+                # reads and writes too) per new block written.
+                "write_cost": (d["blocks"] + d.get("cleaner_blocks_read", 0)) / new
+                if new > 0 else 0.0,
+                "hist": [d.get(f"cleaner_util{i}0", 0) for i in range(10)]}
+
+    def kinds(self) -> dict[str, float] | None:
+        """Blocks written per measured transaction, by kind."""
+        if len(self.lfs) < 2 or "blocks_data" not in self.lfs[-1]:
+            return None
+        a, b = self.lfs[0], self.lfs[-1]
+        txns = sum(self.runs_txns) or 1
+        k = {n: (b[f"blocks_{n}"] - a.get(f"blocks_{n}", 0)) / txns
+             for n in ("data", "indir", "inode", "ifile", "clean")}
+        k["summary"] = (b["psegs"] - a.get("psegs", 0)) / txns
+        k["all"] = (b["blocks"] - a.get("blocks", 0)) / txns
+        return k
 
 
 def lfsline(text: str) -> dict[str, int]:
@@ -161,7 +186,9 @@ def setup(name: str, sectors: int, passes: int) -> tuple[str, str, str]:
         return f"newfs_lfs -S {sectors} /dev/rsd1a", "mount -n -t lfs /dev/sd1a /mnt", ""
     segbytes = 1 << 18 if name == "LFS-C256K" else 1 << 20
     seg = "" if segbytes == 1 << 20 else f"-s {segbytes} "
-    return (f"newfs_lfs {seg}-S {sectors} /dev/rsd1a", "mount -t lfs /dev/sd1a /mnt",
+    mount = ("mount -n -t lfs /dev/sd1a /mnt && (/usr/libexec/lfs_cleanerd -g /mnt "
+             "> /dev/null 2>&1 &)" if name == "LFS-G1M" else "mount -t lfs /dev/sd1a /mnt")
+    return (f"newfs_lfs {seg}-S {sectors} /dev/rsd1a", mount,
             f"-u {passes * sectors * 512 // segbytes}")
 
 
@@ -216,6 +243,13 @@ def measure(g: Guest, name: str, args: argparse.Namespace, log) -> Result:
             res.n_scan += int(done.group(1)) if done else 0
         res.scan1 = scan(g, mount, long)
         log(f"  {name}: scan after {res.n_scan} transactions {res.scan1:.1f} s")
+        if name.startswith("LFS"):
+            # The reorganizer (thesis 6.2.5) puts the relation back in order.
+            out = g.ok("time /usr/libexec/lfs_cleanerd -r /mnt/db/account", timeout=long)
+            m = REAL.search(out)
+            res.reorg = float(m.group(1)) if m else None
+            res.scan2 = scan(g, mount, long)
+            log(f"  {name}: scan after the reorganizer ({res.reorg} s) {res.scan2:.1f} s")
     g.ok("umount /mnt", timeout=long)
     res.seconds = time.monotonic() - t0
     return res
@@ -266,7 +300,9 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
                   if t else f"{'-':>10s} {'-':>10s} {'-':>6s}  {'-':>7s}")
         lines.append(
             f"{name:12s} {r.mean:7.2f} {r.sd:6.2f} {el:9.2f}s "
-            f"{100 * r.sd / r.mean:5.1f}%   {thesis}  {r.sectors // 2048} MB: {r.df}")
+            f"{100 * r.sd / r.mean:5.1f}%   {thesis}  {r.sectors // 2048} MB"
+            + (f" ({r.sectors * 512 // (1 << 18 if name == 'LFS-C256K' else 1 << 20)} "
+               f"segments)" if name.startswith("LFS") else "") + f": {r.df}")
     if any(n in KERNEL for n in res):
         lines.append("  (kernel transactions: no figure in the thesis; figure 5-6, Sprite "
                      "on an RZ55, has them ahead of the user-level manager's "
@@ -275,7 +311,8 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
     for a, b in (("EFS", "FFS"), ("LFS", "FFS"), ("LFS", "EFS"), ("LFS-C1M", "FFS"),
                  ("LFS-C1M", "EFS"), ("LFS-C1M", "LFS"), ("LFS-C256K", "FFS"),
                  ("LFS-C256K", "EFS"), ("LFS-C256K", "LFS"), ("LFS-K", "LFS"),
-                 ("LFS-K", "FFS"), ("LFS-KC1M", "LFS-C1M"), ("LFS-KC1M", "LFS-K")):
+                 ("LFS-K", "FFS"), ("LFS-KC1M", "LFS-C1M"), ("LFS-KC1M", "LFS-K"),
+                 ("LFS-G1M", "LFS-C1M")):
         ta, tb = THESIS[a], THESIS[b]
         lines.append(f"  {a + '/' + b:20s} {ratio(res, a, b)}   "
                      + (f"{ta[0] / tb[0]:5.2f}" if ta and tb else "    -"))
@@ -296,23 +333,36 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
                          f"{c['segs']} segments cleaned (one per "
                          f"{c['txns_per_seg']:.0f} transactions), "
                          f"{c['blocks_per_txn']:.1f} blocks written per transaction")
-    for n, r in res.items():
-        if n in ("LFS", "LFS-K") and len(r.lfs) >= 2:
-            d = {k: r.lfs[-1][k] - r.lfs[0].get(k, 0) for k in r.lfs[-1]}
-            txns = sum(r.runs_txns)
-            lines.append(f"  {n} (no cleaner) wrote {d['blocks'] / txns:.1f} blocks and "
-                         f"{d['psegs'] / txns:.2f} partial segments per transaction")
+            lines.append(f"  {'':10s} write cost {c['write_cost']:.2f} (blocks read and "
+                         f"written per new block); segments cleaned by live fraction "
+                         f"0-10%...90-100%: {' '.join(str(h) for h in c['hist'])}")
+    kinds = [(n, r.kinds()) for n, r in res.items()]
+    kinds = [(n, k) for n, k in kinds if k is not None]
+    if kinds:
+        lines += ["", "blocks written per transaction, by kind (the summary is one per "
+                  "partial segment; the cleaner's are also counted by kind):",
+                  f"  {'':10s} {'all':>6s} {'data':>6s} {'summary':>8s} {'inode':>6s} "
+                  f"{'indirect':>8s} {'ifile':>6s} {'cleaner':>8s}"]
+        for n, k in kinds:
+            lines.append(f"  {n:10s} {k['all']:6.1f} {k['data']:6.1f} {k['summary']:8.1f} "
+                         f"{k['inode']:6.1f} {k['indir']:8.1f} {k['ifile']:6.1f} "
+                         f"{k['clean']:8.1f}")
     sc = [(n, r) for n, r in res.items() if r.scan0 is not None]
     if sc:
         lines += ["", "SCAN (thesis 5.3.3): the account relation read in key order, cold "
                   "cache, seconds", f"{'file system':12s} {'after load':>11s} "
                   f"{'after N':>9s} {'N':>7s}"]
         for n, r in sc:
-            lines.append(f"{n:12s} {r.scan0:10.1f}s {r.scan1:8.1f}s {r.n_scan:7d}")
+            after = (f"   after lfs_cleanerd -r ({r.reorg:.1f} s): {r.scan2:.1f}s"
+                     if r.scan2 is not None and r.reorg is not None else "")
+            lines.append(f"{n:12s} {r.scan0:10.1f}s {r.scan1:8.1f}s {r.n_scan:7d}{after}")
         for ro in ("FFS", "EFS"):
             if ro in res and "LFS" in res and res[ro].scan1 and res["LFS"].scan1:
                 lines.append(f"  LFS/{ro} scan time after N: "
-                             f"{res['LFS'].scan1 / res[ro].scan1:.2f} (thesis: ~1.5)")
+                             f"{res['LFS'].scan1 / res[ro].scan1:.2f} (thesis: ~1.5)"
+                             + (f"; after the reorganizer "
+                                f"{res['LFS'].scan2 / res[ro].scan1:.2f}"
+                                if res["LFS"].scan2 else ""))
         lines.append("break-even transactions between scans (thesis: ~134,300 on Sprite):")
         for ro in ("FFS", "EFS"):
             for tl in ("LFS", "LFS-C1M", "LFS-K", "LFS-KC1M"):
@@ -347,18 +397,18 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--txns", type=int, default=200)
     ap.add_argument("--scan-txns", type=int, default=500,
                     help="more transactions before the second scan")
-    ap.add_argument("--clean-passes", type=int, default=1,
+    ap.add_argument("--clean-passes", type=int, default=3,
                     help="cleaner configurations: warm up until the cleaner has "
                     "cleaned this many times the partition's segments")
     ap.add_argument("--configs", default=",".join(DEFAULT_CONFIGS),
                     help=f"some of {','.join(CONFIGS)}")
     ap.add_argument("--thesis", action="store_true",
-                    help="scale 10, 10 runs of 1,000 transactions, 2 cleaner passes")
+                    help="scale 10, 10 runs of 1,000 transactions, 3 cleaner passes")
     args = ap.parse_args(argv)
     if args.profile == "none":
         ap.error("the none profile has no timing")
     if args.thesis:
-        args.scale, args.runs, args.txns, args.clean_passes = 10, 10, 1000, 2
+        args.scale, args.runs, args.txns, args.clean_passes = 10, 10, 1000, 3
     start = time.monotonic()
     res: dict[str, Result] = {}
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:

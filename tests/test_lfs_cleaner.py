@@ -103,3 +103,42 @@ def test_files_survive_a_reboot(guests):
     assert g.ok("ls -l /mnt/keep/big").split()[4] == str(16 * 65536)
     g.ok("umount /mnt")
     dumplfs_ok(g)
+
+
+def test_the_reorganizer_puts_a_scattered_file_back_in_order(guest):
+    """A file whose every other block was rewritten with an fsync lies in
+    about as many runs as blocks; lfs_cleanerd -r rewrites it in block
+    order (one or two runs), with the same contents before and after a
+    remount, and leaves a file in order alone."""
+    lfs(guest, segsize=1048576, cleaner=False)
+    guest.ok("dd if=/dev/zero bs=4k count=64 2>/dev/null | tr '\\0' a > /mnt/f; "
+             "dd if=/dev/zero bs=4k count=1 2>/dev/null | tr '\\0' b > /tmp/b; sync")
+    guest.ok(f"for i in {' '.join(str(i) for i in range(0, 64, 2))}; do "
+             "dd if=/tmp/b of=/mnt/f bs=4k seek=$i conv=notrunc 2>/dev/null; "
+             "fsync /mnt/f; done")
+    before = guest.ok("od -c /mnt/f")
+    out = guest.ok("/usr/libexec/lfs_cleanerd -rv /mnt/f")
+    m = re.search(r"/mnt/f: 64 blocks in (\d+) runs\n.*/mnt/f: rewritten, 64 blocks "
+                  r"in (\d+) runs", out)
+    assert m and int(m.group(1)) >= 32 and int(m.group(2)) <= 2, out
+    assert re.search(r"files_reorg\s+1\b", out), out
+    assert guest.ok("od -c /mnt/f") == before
+    guest.ok("umount /mnt && mount -n -t lfs /dev/sd1a /mnt")
+    assert guest.ok("od -c /mnt/f") == before
+    out = guest.ok("/usr/libexec/lfs_cleanerd -rv /mnt/f")    # in order: left alone
+    assert re.search(r"files_reorg\s+0\b", out) and "rewritten" not in out, out
+    guest.ok("umount /mnt")
+    dumplfs_ok(guest)
+
+
+def test_the_reorganizer_refuses_what_it_cannot_do(guest):
+    """Bad arguments get a message and a non-zero status, never a hang."""
+    lfs(guest, cleaner=False)
+    guest.ok("echo x > /mnt/x")
+    for cmd, says in (("/usr/libexec/lfs_cleanerd -r /mnt/none", "No such file"),
+                      ("/usr/libexec/lfs_cleanerd -r /etc/passwd", "not an LFS"),
+                      ("/usr/libexec/lfs_cleanerd -r", "usage"),
+                      ("/usr/libexec/lfs_cleanerd -r /mnt/x /etc/passwd", "/etc/passwd")):
+        out, status = guest.run(cmd)
+        assert status != 0 and says in out, (cmd, out)
+    guest.ok("umount /mnt")

@@ -45,8 +45,9 @@
  * each of which brings about one account page into the kernel's cache),
  * then -w more, then with -u segs
  * until the file system's LFS cleaner has cleaned that many segments (its
- * steady state: twice the segments of the disk, say); then -r runs of
- * -n transactions, each timed:
+ * steady state: three times the segments of the disk, say) and two
+ * windows of WINDOW transactions in a row agree on the rate within 10%
+ * (at most WINDOWS of them); then -r runs of -n transactions, each timed:
  *
  *	tpcb run R txns N usecs U tps X.XX
  *
@@ -94,6 +95,9 @@ struct mode {
 	void	(*stats)(struct tpcb *);	/* at the end of a run */
 	int	keepcache;	/* the page caches outlive a transaction */
 };
+
+#define WINDOW	100		/* warm-up: transactions a window */
+#define WINDOWS	20		/* ... at most so many windows */
 
 static struct tp_txn *cur;		/* user mode: the running transaction */
 static int kintxn;			/* kernel mode: txn_begin'd, not ended */
@@ -550,6 +554,8 @@ runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 {
 	struct mpool_stat ms;
 	u_int32_t n, n0, aborted = 0, warm, run, i, cleaned0, full;
+	double prev, rate = 0;
+	long long t1;
 	struct lfs_stats ls;
 	u_int64_t acked = 0;
 	long long t0;
@@ -598,6 +604,15 @@ runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 		    o->cleaner && n - n0 < 1000000)
 			for (i = 0; i < 50; i++)
 				ONE();
+		/* ... and until two windows in a row agree within 10%. */
+		for (prev = 0, run = 0; run < WINDOWS; run++, prev = rate) {
+			t1 = now_us();
+			for (i = 0; i < WINDOW; i++)
+				ONE();
+			rate = WINDOW * 1e6 / (double)(now_us() - t1 + 1);
+			if (rate < prev * 1.1 && rate * 1.1 > prev)
+				break;
+		}
 	}
 	if (n > n0) {
 		printf("tpcb warm %u transactions in %lld ms, account cache "

@@ -4,13 +4,18 @@
  * LFS; several may run on one file system (the kernel checks every
  * block they move is still live).
  *
- *	usage: lfs_cleanerd [-gv] [-c n] [-m min] mountpoint
+ *	usage: lfs_cleanerd [-gRv] [-c n] [-m min] mountpoint
+ *	       lfs_cleanerd -r [-fv] file ...
  *	  -g     greedy: clean the least utilized segments first, instead
  *	         of cost-benefit
  *	  -c n   clean n segments now, print the counters and exit
  *	  -m min keep at least min clean segments (default: the larger of
  *	         LFS_MINFREESEG + 2 and a sixteenth of the segments; never
  *	         more than half the space not live, in segments)
+ *	  -R     in idle time, rewrite scattered files in block order
+ *	  -r     rewrite these files in block order now if they are
+ *	         scattered (-f: whatever their layout), print the counters
+ *	         and exit (reorg.c)
  *	  -v     say what it cleans
  *
  * The loop: read the segment usage table through the ifile (the file
@@ -56,8 +61,8 @@ static time_t lastsync;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: lfs_cleanerd [-gv] [-c n] [-m min] "
-	    "mountpoint\n");
+	fprintf(stderr, "usage: lfs_cleanerd [-gRv] [-c n] [-m min] "
+	    "mountpoint\n       lfs_cleanerd -r [-fv] file ...\n");
 	exit(1);
 }
 
@@ -122,7 +127,7 @@ setup(struct cleaner *c)
 }
 
 /* The segment usage table, current (through the kernel's cache). */
-static int
+int
 readsegtab(struct cleaner *c)
 {
 	off_t off = (off_t)c->sb.dlfs_cleansz * c->sb.dlfs_bsize;
@@ -186,9 +191,14 @@ choose(struct cleaner *c, u_int32_t *nclean)
 static void
 report(struct cleaner *c, FILE *f)
 {
+	int i;
+
 	fprintf(f, "blocks_read\t%lu\nblocks_moved\t%lu\nsegs_empty\t%lu\n"
-	    "segs_cleaned\t%lu\n", c->blocks_read, c->blocks_moved,
-	    c->segs_empty, c->segs_cleaned);
+	    "segs_cleaned\t%lu\nfiles_reorg\t%lu\n", c->blocks_read,
+	    c->blocks_moved, c->segs_empty, c->segs_cleaned, c->files_reorg);
+	/* The segments cleaned by how full they were: 0-10% live ... */
+	for (i = 0; i < 10; i++)
+		fprintf(f, "util%d0\t%lu\n", i, c->util[i]);
 }
 
 static void
@@ -273,12 +283,23 @@ main(int argc, char *argv[])
 {
 	struct cleaner cl;
 	struct timeval tv, t0, t1;
+	struct lfs_stats st0, st1;
+	struct statfs sfs;
 	u_int32_t min = 0;
-	int ch, count = 0, urgent = 0;
+	int ch, count = 0, urgent = 0, reorg = 0, idlereorg = 0, force = 0;
 
 	memset(&cl, 0, sizeof(cl));
-	while ((ch = getopt(argc, argv, "c:gm:v")) != -1) {
+	while ((ch = getopt(argc, argv, "c:fgm:rRv")) != -1) {
 		switch (ch) {
+		case 'f':
+			force = 1;
+			break;
+		case 'r':
+			reorg = 1;
+			break;
+		case 'R':
+			idlereorg = 1;
+			break;
 		case 'c':
 			count = atoi(optarg);
 			if (count <= 0)
@@ -297,7 +318,19 @@ main(int argc, char *argv[])
 			usage();
 		}
 	}
-	if (argc - optind != 1)
+	if (reorg) {
+		/* The files' file system is the one to work on. */
+		if (argc == optind || count > 0 || idlereorg)
+			usage();
+		if (statfs(argv[optind], &sfs) < 0)
+			err(1, "%s", argv[optind]);
+		cl.mnt = sfs.f_mntonname;
+		setup(&cl);
+		ch = reorganize(&cl, argv + optind, argc - optind, force);
+		report(&cl, stdout);
+		return ch < 0;
+	}
+	if (argc - optind != 1 || force)
 		usage();
 	cl.mnt = argv[optind];
 	setup(&cl);
@@ -320,6 +353,8 @@ main(int argc, char *argv[])
 			break;		/* the ifile is gone: unmounted */
 		tv.tv_sec = SEGWAIT_SECS;
 		tv.tv_usec = 0;
+		if (lfsstats(&cl.fsid, &st0, 0) < 0)
+			st0.blocks = ~0ULL;
 		gettimeofday(&t0, NULL);
 		if (lfs_segwait(&cl.fsid, &tv) < 0) {
 			if (errno == EBUSY) {
@@ -332,6 +367,10 @@ main(int argc, char *argv[])
 		gettimeofday(&t1, NULL);
 		/* Woken before the timeout: a writer is waiting for space. */
 		urgent = t1.tv_sec - t0.tv_sec < SEGWAIT_SECS - 1;
+		/* Idle: nothing at all written while it slept. */
+		if (!urgent && idlereorg && !done &&
+		    lfsstats(&cl.fsid, &st1, 0) == 0 && st1.blocks == st0.blocks)
+			reorganize_idle(&cl);
 	}
 	savecounters(&cl);
 	return 0;

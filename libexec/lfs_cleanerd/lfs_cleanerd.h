@@ -30,7 +30,16 @@ struct cleaner {
 	unsigned long blocks_moved;	/* handed to lfs_markv */
 	unsigned long segs_empty;	/* reclaimed without reading */
 	unsigned long segs_cleaned;	/* read, moved and reclaimed */
+	unsigned long util[10];		/* ... by live fraction, in tenths */
+	unsigned long files_reorg;	/* rewritten in block order */
 };
+
+/* cleanerd.c */
+int	readsegtab(struct cleaner *);
+
+/* reorg.c */
+int	reorganize(struct cleaner *, char **files, int nfiles, int force);
+void	reorganize_idle(struct cleaner *);
 
 /* segment.c */
 int	move_segment(struct cleaner *, u_int32_t sn);

@@ -41,7 +41,7 @@ readseg(struct cleaner *c, u_int32_t sn)
 
 static void
 addblock(struct cleaner *c, u_int32_t ino, int32_t lbn, u_int32_t daddr,
-    u_int32_t version, void *data)
+    u_int32_t version, u_int32_t age, void *data)
 {
 	BLOCK_INFO *bip;
 
@@ -52,7 +52,7 @@ addblock(struct cleaner *c, u_int32_t ino, int32_t lbn, u_int32_t daddr,
 	bip->bi_lbn = lbn;
 	bip->bi_daddr = daddr;
 	bip->bi_version = version;
-	bip->bi_segcreate = 0;
+	bip->bi_segcreate = age;	/* the copy keeps its data's age */
 	bip->bi_bp = data;
 }
 
@@ -62,7 +62,7 @@ listblocks(struct cleaner *c, u_int32_t sn)
 {
 	struct dlfs *fs = &c->sb;
 	u_int32_t start = lfs_sntod(fs, sn), end = start + fs->dlfs_ssize;
-	u_int32_t daddr, i, j, k;
+	u_int32_t daddr, i, j, k, age = seguse(c, sn)->su_lastmod;
 	u_int64_t prev = 0;
 	u_int8_t *sum;
 #define BLK(a)	(c->seg + (size_t)((a) - start) * fs->dlfs_bsize)
@@ -92,7 +92,7 @@ listblocks(struct cleaner *c, u_int32_t sn)
 		for (i = 0; i < ss->ss_nfinfo; i++) {
 			for (j = 0; j < fip->fi_nblocks; j++, b++)
 				addblock(c, fip->fi_ino, fip->fi_blocks[j], b,
-				    fip->fi_version, BLK(b));
+				    fip->fi_version, age, BLK(b));
 			fip = lfs_nextfinfo(fip);
 		}
 		inoaddrs = lfs_inoaddrs(fs, sum);
@@ -107,7 +107,7 @@ listblocks(struct cleaner *c, u_int32_t sn)
 				if (dp[k].di_inumber != 0)
 					addblock(c, dp[k].di_inumber,
 					    LFS_UNUSED_LBN, ia, dp[k].di_gen,
-					    NULL);
+					    age, NULL);
 		}
 		daddr += 1 + ss->ss_nblocks;
 	}
@@ -162,7 +162,8 @@ move_segment(struct cleaner *c, u_int32_t sn)
 int
 reclaim_segment(struct cleaner *c, u_int32_t sn)
 {
-	int empty = seguse(c, sn)->su_nbytes == 0;
+	u_int32_t live = seguse(c, sn)->su_nbytes;	/* when chosen */
+	int empty = live == 0, tenth;
 
 	if (lfs_segclean(&c->fsid, sn) < 0) {
 		if (c->verbose)
@@ -171,7 +172,10 @@ reclaim_segment(struct cleaner *c, u_int32_t sn)
 	}
 	if (empty)
 		c->segs_empty++;
-	else
+	else {
 		c->segs_cleaned++;
+		tenth = (int)((u_int64_t)live * 10 / lfs_segbytes(&c->sb));
+		c->util[tenth < 10 ? tenth : 9]++;
+	}
 	return 0;
 }
