@@ -6,9 +6,9 @@
  * Reads (cluster_read).  A vnode remembers the last block read (v_lastr)
  * and a read-ahead window (v_ralen, in blocks, 1 at first).  A read of
  * the block after the last one is sequential: the reader is given up to a
- * window's worth of blocks ahead, read asynchronously in one transfer of
- * min(window, contiguous run) blocks, and the window becomes twice what
- * was just read, at most MAXPHYS.  Any other read halves the window.  So
+ * window's worth of blocks ahead, read asynchronously, one transfer for
+ * each run of them at consecutive disk addresses, and the window doubles,
+ * up to MAXPHYS.  Any other read halves the window.  So
  * a B-tree of 8 KB pages on 4 KB blocks (0, 1, 2, 22, 23, 41, 42, ...)
  * never grows it far, the pathology of thesis 7.7, while a sequential
  * scan soon moves 64 KB per transfer.  Read-ahead buffers go to the LRU
@@ -184,17 +184,26 @@ cluster_read(struct vnode *vp, off_t filesize, daddr_t lbn, int size,
 		cluster_rbuild(vp, filesize, bp, seq ? window : 1, 0);
 		wait = 1;
 	}
-	/* Sequential: keep a window's worth read ahead of the reader. */
-	rablk = MAX(vp->v_maxra, lbn) + 1;
-	if (seq && rablk <= lbn + window &&
-	    (rablk + 1) * (off_t)size <= filesize && incore(vp, rablk) == NULL) {
-		rabp = getblk(vp, rablk, size);
-		if (rabp->b_flags & (B_DONE | B_DELWRI))
-			brelse(rabp);
-		else {
-			n = cluster_rbuild(vp, filesize, rabp, window, 1);
-			vp->v_ralen = MIN(2 * n, maxblks);
+	/*
+	 * Sequential: keep a window's worth read ahead of the reader, one
+	 * transfer for each run of consecutive disk addresses in it.  A
+	 * block that lies elsewhere (LFS rewrote it) costs a transfer of its
+	 * own, not the window; the driver's disksort orders the transfers.
+	 */
+	if (seq) {
+		for (rablk = MAX(vp->v_maxra, lbn) + 1; rablk <= lbn + window &&
+		    (rablk + 1) * (off_t)size <= filesize; rablk += n) {
+			n = 1;
+			if (incore(vp, rablk) != NULL)
+				continue;
+			rabp = getblk(vp, rablk, size);
+			if (rabp->b_flags & (B_DONE | B_DELWRI))
+				brelse(rabp);
+			else
+				n = cluster_rbuild(vp, filesize, rabp,
+				    lbn + window - rablk + 1, 1);
 		}
+		vp->v_ralen = MIN(2 * window, maxblks);
 	}
 	return wait ? biowait(bp) : 0;
 }
