@@ -28,7 +28,8 @@ CHECK = re.compile(r"history (\d+) records, sum (-?\d+); accounts (\d+) sum (-?\
 DONE = re.compile(r"tpcb done: (\d+) committed, (\d+) aborted, (\d+) durable, "
                   r"(\d+) retried")
 VICTIMS = re.compile(r"aborts (\d+) victims (\d+)")
-POINTS = {"user": 10, "kernel": 8}     # sampled crash points besides the ends
+POINTS = {"user": 10, "kernel": 8,     # sampled crash points besides the ends
+          "user-clean": 6, "kernel-clean": 6}
 
 
 def make_db(g: Guest, fs: str, load: str = "") -> str:
@@ -176,8 +177,9 @@ def test_kernel_mode_needs_lfs(guest, fs):
 def test_tpcb_crash_points_recover(tmp_path, mode):
     """A power cut at sampled write boundaries (and two torn writes) of a
     TPC-B run on LFS with user-level transactions (after the roll-forward,
-    db_recover) and with kernel transactions (the roll-forward alone): the
-    database is consistent and every acknowledged commit is there."""
+    db_recover) and with kernel transactions (the roll-forward alone), each
+    also with the cleaner moving blocks beside them: the database is
+    consistent and every acknowledged commit is there."""
     lines: list[str] = []
     results = tpcbcrash.crash_tpcb(
         tmp_path, mode,

@@ -27,6 +27,8 @@ modes with transactions (MODES):
                  (write dirty pages of running transactions, after the log:
                  WAL), a small checkpoint interval makes it checkpoint; so the
                  points cover redo, undo, aborts and checkpoints cut anywhere
+    tpcb-user-clean, tpcb-kernel-clean
+                 the same with lfs_cleanerd -c 2 run every second beside them
     tpcb-kernel  the kernel's transactions (thesis 5.2) on files marked chflags
                  txn: each commit is one segment write, its pages forced and
                  nothing else; an abort hands its pages to the kernel first,
@@ -56,6 +58,11 @@ TXNS = 60
 # mount, or None)
 MODES = {"user": ("", "-m user -C 16 -k 24 -a 7", "db_recover /mnt/db"),
          "kernel": ("-m kernel", "-m kernel -C 16 -a 7", None)}
+# ... and each again with the cleaner moving blocks while the transactions run
+# (its copies go to the cold log head; a running transaction's pages stay).
+MODES.update({f"{m}-clean": o for m, o in MODES.items()})
+CLEANER = ("(for i in 1 2 3 4 5 6 7 8; do /usr/libexec/lfs_cleanerd -c 2 /mnt; "
+           "sleep 1; done > /dev/null 2>&1) & ")
 WORKLOADS = tuple(f"tpcb-{mode}" for mode in MODES)   # make crashtest -w NAME
 CHECK = re.compile(r"history (\d+) records")
 RECOVERED = re.compile(r"redone \((\d+) changes\), \d+ unfinished undone \((\d+) changes\)")
@@ -91,7 +98,9 @@ def record(workdir: Path, mode: str) -> TpcbRecording:
         g.ok(f"tpcb -i {MODES[mode][0]} {SCALE} /mnt/db", timeout=STEP_TIMEOUT)
         g.ok("umount /mnt && mount -n -t lfs /dev/sd1a /mnt")
         rec.baseline = count_writes(log)
-        g.send(f"tpcb {MODES[mode][1]} -n {TXNS} -H /mnt/db; echo __RUN__$?\n")
+        cleaner = CLEANER if mode.endswith("-clean") else ""
+        g.send(f"{cleaner}tpcb {MODES[mode][1]} -n {TXNS} -H /mnt/db; r=$?; wait; "
+               f"echo __RUN__$r\n")
         while g.expect([r"\nACK (\d+)\r*\n", r"__RUN__(\d+)\r*\n# "], STEP_TIMEOUT * 5) == 0:
             rec.acks.append((int(g.child.match.group(1)), count_writes(log)))
             g.send("\n")
