@@ -24,6 +24,7 @@
 #include "kern/i386/pmap.h"
 #include "kern/i386/machdep.h"
 #include "kern/i386/asm.h"
+#include "kern/i386/cpu.h"
 #include "compat/linux/linux.h"
 #include "compat/linux/linux_syscall.h"
 #include <sys/syscall.h>
@@ -182,6 +183,22 @@ linux_sys_getrandom(struct proc *p, const u_int32_t *args, int *rval)
 	return 0;
 }
 
+/*
+ * A segment register that selects the TLS slot is reloaded on the way back
+ * to user mode (trapret): once the slot is cleared it would fault there, in
+ * the kernel.  Linux's return path loads the null selector instead, so a
+ * later use of the register faults in user mode: do the same.
+ */
+static void
+tls_unselect(struct trapframe *tf)
+{
+	u_int32_t *sr[] = { &tf->tf_gs, &tf->tf_fs, &tf->tf_es, &tf->tf_ds };
+
+	for (unsigned i = 0; i < sizeof(sr) / sizeof(sr[0]); i++)
+		if ((*sr[i] & 0xfffc) == GUTLS_SEL << 3)	/* any RPL */
+			*sr[i] = 0;
+}
+
 int
 linux_sys_set_thread_area(struct proc *p, const u_int32_t *args, int *rval)
 {
@@ -194,11 +211,13 @@ linux_sys_set_thread_area(struct proc *p, const u_int32_t *args, int *rval)
 		return error;
 	if (ud.entry_number != (u_int32_t)-1 && ud.entry_number != GUTLS_SEL)
 		return EINVAL;
-	if (linux_tls_descriptor(&ud, desc) != 0)
+	if (linux_tls_descriptor(&ud, VM_MAXUSER_ADDRESS, desc) != 0)
 		return EINVAL;
 	p->p_tls[0] = desc[0];
 	p->p_tls[1] = desc[1];
 	set_user_tls(p->p_tls);		/* glibc loads %gs right after */
+	if (desc[1] == 0)
+		tls_unselect(p->p_tf);
 	ud.entry_number = GUTLS_SEL;
 	return copyout(&ud.entry_number, PTR(0), sizeof(ud.entry_number));
 }
