@@ -3,8 +3,9 @@
  * builds our argument structure (kern/syscallargs.h) from Linux's
  * registers and calls sysent[SYS_*], translating flags on the way in and
  * structures on the way out.  Paths are relative to the current
- * directory: the *at calls accept AT_FDCWD or an absolute path, and say
- * EOPNOTSUPP to a directory descriptor.
+ * directory: the *at calls accept AT_FDCWD or an absolute path, say
+ * EOPNOTSUPP to a directory descriptor, and EBADF or ENOTDIR, as Linux,
+ * to a descriptor that is not open or not a directory.
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -75,18 +76,29 @@ linux_sys_waitpid(struct proc *p, const u_int32_t *args, int *rval)
 	return linux_bsdcall(p, SYS_wait4, &a, rval);
 }
 
-/* Is a user path relative?  (The *at calls only know AT_FDCWD for those.) */
+/*
+ * May a *at call use this path?  An absolute one ignores dirfd, and a
+ * relative one is ours with AT_FDCWD.  Otherwise Linux's errors for the
+ * descriptor (EBADF: not open; ENOTDIR: not a directory), and EOPNOTSUPP
+ * for a directory's, which namei cannot start from.
+ */
 static int
-at_check(int dirfd, const char *path)
+at_check(struct proc *p, int dirfd, const char *path)
 {
+	struct file *fp;
 	char c;
 	int error;
 
-	if (dirfd == LINUX_AT_FDCWD)
-		return 0;
 	if ((error = copyin(path, &c, 1)) != 0)
 		return error;
-	return c == '/' ? 0 : EOPNOTSUPP;
+	if (c == '/' || c == '\0' || dirfd == LINUX_AT_FDCWD)
+		return 0;		/* "" is namei's ENOENT, as in Linux */
+	if ((error = getfile(p, dirfd, &fp)) != 0)
+		return error;
+	if (fp->f_type != DTYPE_VNODE ||
+	    ((struct vnode *)fp->f_data)->v_type != VDIR)
+		return ENOTDIR;
+	return EOPNOTSUPP;
 }
 
 static int
@@ -111,7 +123,7 @@ linux_sys_open(struct proc *p, const u_int32_t *args, int *rval)
 int
 linux_sys_openat(struct proc *p, const u_int32_t *args, int *rval)
 {
-	int error = at_check(INT(0), PTR(1));
+	int error = at_check(p, INT(0), PTR(1));
 
 	return error ? error : do_open(p, PTR(1), INT(2), INT(3), rval);
 }
@@ -314,7 +326,7 @@ linux_sys_statx(struct proc *p, const u_int32_t *args, int *rval)
 		return error;
 	if (c == '\0' && (INT(2) & LINUX_AT_EMPTY_PATH))
 		error = stat_fd(p, INT(0), &sb);
-	else if ((error = at_check(INT(0), PTR(1))) == 0)
+	else if ((error = at_check(p, INT(0), PTR(1))) == 0)
 		error = stat_path(PTR(1), !(INT(2) & LINUX_AT_SYMLINK_NOFOLLOW),
 		    &sb);
 	if (error)
