@@ -7,9 +7,9 @@
  * anonymous private memory, from an area that grows down from the bottom
  * of the stack's reserve (USRSTACK - MAXSSIZ) towards the break;
  * munmap frees the pages, and a hole at the bottom of the area is given
- * back to it.  The pages are all writable: mprotect says yes and changes
- * nothing (a teaching shortcut: glibc only uses it to make its relocated
- * data read-only).
+ * back to it.  The pages are all writable: mprotect answers for the range
+ * as Linux does but changes nothing (a teaching shortcut: glibc only uses
+ * it to make its relocated data read-only).
  *
  * Threads.  A process is one thread.  set_thread_area puts the thread
  * pointer's segment in GDT slot GUTLS_SEL (machdep.c), from where glibc
@@ -37,6 +37,8 @@
 #define LINUX_MAP_PRIVATE	0x02
 #define LINUX_MAP_FIXED		0x10
 #define LINUX_MAP_ANONYMOUS	0x20
+
+#define LINUX_PROT_ALL		0x03000007	/* READ WRITE EXEC GROWSDOWN GROWSUP */
 
 #define LINUX_RLIMIT_DATA	2
 #define LINUX_RLIMIT_STACK	3
@@ -113,10 +115,26 @@ linux_sys_munmap(struct proc *p, const u_int32_t *args, int *rval)
 	return 0;
 }
 
+/*
+ * mprotect(addr, len, prot): Linux's answers about the range (EINVAL for
+ * an unaligned address or an unknown bit, ENOMEM for a page the program
+ * does not have, a kernel address among them), then no change at all.
+ */
 int
 linux_sys_mprotect(struct proc *p, const u_int32_t *args, int *rval)
 {
-	(void)p, (void)args, (void)rval;
+	u_int32_t va = args[0], end = va + round_page(args[1]);
+
+	(void)rval;
+	if ((va & (PAGE_SIZE - 1)) || (args[2] & ~LINUX_PROT_ALL))
+		return EINVAL;
+	if (args[1] == 0)
+		return 0;
+	if (end <= va || end > VM_MAXUSER_ADDRESS)	/* wraps, or leaves */
+		return ENOMEM;
+	for (; va < end; va += PAGE_SIZE)
+		if (pmap_extract(p->p_pmap, va) == NULL)
+			return ENOMEM;
 	return 0;
 }
 
