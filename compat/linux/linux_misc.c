@@ -15,6 +15,8 @@
  * pointer's segment in GDT slot GUTLS_SEL (machdep.c), from where glibc
  * loads %gs; set_tid_address and set_robust_list only matter when
  * threads die, and rseq is refused as by a kernel built without it.
+ * clone makes a process in fork's form only (glibc's fork() uses it):
+ * a new thread, or a process sharing its parent's memory, is ENOSYS.
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -37,6 +39,12 @@
 #define LINUX_MAP_PRIVATE	0x02
 #define LINUX_MAP_FIXED		0x10
 #define LINUX_MAP_ANONYMOUS	0x20
+
+#define LINUX_CSIGNAL		0x000000ff	/* clone: the signal at exit */
+#define LINUX_SIGCHLD		17
+#define LINUX_CLONE_PARENT_SETTID 0x00100000
+#define LINUX_CLONE_CHILD_CLEARTID 0x00200000
+#define LINUX_CLONE_CHILD_SETTID 0x01000000
 
 #define LINUX_PROT_ALL		0x03000007	/* READ WRITE EXEC GROWSDOWN GROWSUP */
 
@@ -238,6 +246,39 @@ linux_sys_set_thread_area(struct proc *p, const u_int32_t *args, int *rval)
 		tls_unselect(p->p_tf);
 	ud.entry_number = GUTLS_SEL;
 	return copyout(&ud.entry_number, PTR(0), sizeof(ud.entry_number));
+}
+
+/*
+ * clone(flags, newsp, parent_tid, tls, child_tid), in i386's argument
+ * order, as fork: SIGCHLD at exit, no new stack, and the new process's id
+ * stored, if asked, at parent_tid in the parent and at child_tid in the
+ * child (where glibc keeps THREAD_SELF->tid).  As in Linux an address
+ * the program cannot write is skipped, not an error.  CLONE_CHILD_CLEARTID
+ * asks for child_tid to be zeroed when the child exits, which only a
+ * thread sharing its memory could see: nothing to do for a process.
+ */
+int
+linux_sys_clone(struct proc *p, const u_int32_t *args, int *rval)
+{
+	u_int32_t flags = args[0], ctid = args[4], w;
+	int error, settid;
+
+	if ((flags & ~(LINUX_CSIGNAL | LINUX_CLONE_PARENT_SETTID |
+	    LINUX_CLONE_CHILD_CLEARTID | LINUX_CLONE_CHILD_SETTID)) != 0 ||
+	    (flags & LINUX_CSIGNAL) != LINUX_SIGCHLD || args[1] != 0)
+		return ENOSYS;		/* threads, vfork, other signals */
+	/* Writable by the parent now is writable in the child's copy. */
+	settid = (flags & LINUX_CLONE_CHILD_SETTID) &&
+	    copyin((void *)ctid, &w, sizeof(w)) == 0 &&
+	    copyout(&w, (void *)ctid, sizeof(w)) == 0;
+	if ((error = linux_bsdcall(p, SYS_fork, NULL, rval)) != 0)
+		return error;
+	w = rval[0];
+	if (settid)
+		pmap_copyout(pfind(w)->p_pmap, ctid, &w, sizeof(w));
+	if (flags & LINUX_CLONE_PARENT_SETTID)
+		(void)copyout(&w, PTR(2), sizeof(w));
+	return 0;
 }
 
 int

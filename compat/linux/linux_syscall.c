@@ -57,6 +57,7 @@ static const struct linux_sysent linux_sysent[LINUX_NSYSCALL] = {
 	[91] = { "munmap", linux_sys_munmap },
 	[114] = { "wait4", linux_sys_wait4 },
 	[118] = { "fsync", linux_sys_fsync },
+	[120] = { "clone", linux_sys_clone },
 	[125] = { "mprotect", linux_sys_mprotect },
 	[140] = { "_llseek", linux_sys_llseek },
 	[146] = { "writev", linux_sys_writev },
