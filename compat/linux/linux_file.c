@@ -165,33 +165,49 @@ linux_sys_pipe(struct proc *p, const u_int32_t *args, int *rval)
 	return copyout(fds, PTR(0), sizeof(fds));
 }
 
-/* writev: one write per element, stopping at a short one. */
+/*
+ * writev: the whole iovec array first, as Linux copies it (EFAULT, or
+ * EINVAL for a total past SSIZE_MAX, with nothing written); then one
+ * write per element, stopping at a short one or an error.  Bytes already
+ * written are the answer, and the error waits for the next call.
+ */
 int
 linux_sys_writev(struct proc *p, const u_int32_t *args, int *rval)
 {
-	struct { u_int32_t base, len; } iov;
+	struct linux_iovec { u_int32_t base, len; } *iov;
 	struct write_args a;
-	int i, error, total = 0;
+	int i, n = INT(2), error, total = 0;
+	u_int32_t sum = 0;
 
-	if (INT(2) < 0 || INT(2) > 1024)
+	if (n < 0 || n > 1024)
 		return EINVAL;
-	for (i = 0; i < INT(2); i++) {
-		if ((error = copyin((char *)PTR(1) + i * sizeof(iov), &iov,
-		    sizeof(iov))) != 0)
-			return total ? 0 : error;
+	iov = malloc(MAX(n, 1) * sizeof(*iov), M_WAITOK);
+	if ((error = copyin(PTR(1), iov, n * sizeof(*iov))) != 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (iov[i].len > 0x7fffffff - sum) {
+			error = EINVAL;
+			goto out;
+		}
+		sum += iov[i].len;
+	}
+	for (i = 0; i < n; i++) {
 		a.fd = INT(0);
-		a.buf = (void *)iov.base;
-		a.nbyte = iov.len;
+		a.buf = (void *)iov[i].base;
+		a.nbyte = iov[i].len;
 		if ((error = linux_bsdcall(p, SYS_write, &a, rval)) != 0) {
-			rval[0] = total;
-			return total ? 0 : error;
+			if (total)
+				error = 0;
+			break;
 		}
 		total += rval[0];
-		if ((u_int32_t)rval[0] < iov.len)
+		if ((u_int32_t)rval[0] < iov[i].len)
 			break;
 	}
 	rval[0] = total;
-	return 0;
+out:
+	free(iov);
+	return error;
 }
 
 /* No terminal control for Linux programs: every ioctl says ENOTTY (isatty() is false). */
