@@ -68,6 +68,21 @@ PASS(linux_sys_fsync, SYS_fsync, struct fsync_args)
 PASS(linux_sys_wait4, SYS_wait4, struct wait4_args)	/* same status and rusage */
 PASS(linux_sys_gettimeofday, SYS_gettimeofday, struct gettimeofday_args)
 
+/* dup3: dup2 that may set close-on-exec (glibc's freopen uses it). */
+int
+linux_sys_dup3(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct dup2_args a = { INT(0), INT(1) };
+	int error;
+
+	if ((INT(2) & ~LINUX_O_CLOEXEC) || INT(0) == INT(1))
+		return EINVAL;		/* as Linux */
+	if ((error = linux_bsdcall(p, SYS_dup2, &a, rval)) == 0 &&
+	    (INT(2) & LINUX_O_CLOEXEC))
+		p->p_fdflags[rval[0]] |= FD_CLOEXEC;
+	return error;
+}
+
 int
 linux_sys_waitpid(struct proc *p, const u_int32_t *args, int *rval)
 {
