@@ -185,9 +185,12 @@ $(B)/host/%: usr.sbin/%/*.c $(TOOLSHARED) $(wildcard sys/*.h sys/ufs/*.h lib/fsu
 # crt0.o, libc.a and gcc's libgcc.a (64-bit division and the like; without
 # debug sections, which tcc would only copy).
 TCCLIB	:= /usr/lib/i386-linux-gnu/libtcc.a
+# tcc ignores what its output's fwrite, fputc and fclose answer: cc wraps
+# them to see a failed write (usr.bin/cc/cc.c).
+CCWRAP	:= -Wl,--wrap=fwrite,--wrap=fputc,--wrap=fclose
 $(B)/root/usr/bin/cc: usr.bin/cc/cc.c $(TCCLIB)
 	@mkdir -p $(@D)
-	gcc -m32 -static -O2 -Wall -o $@ $< -ltcc -ldl 2>&1 | grep -v "dlopen\|libtcc.o): in function" || true
+	gcc -m32 -static -O2 -Wall $(CCWRAP) -o $@ $< -ltcc -ldl 2>&1 | grep -v "dlopen\|libtcc.o): in function" || true
 	@test -x $@
 CCFILES	:= $(B)/root/usr/bin/cc $(B)/root/usr/lib/crt0.o $(B)/root/usr/lib/libc.a \
 	   $(B)/root/usr/lib/libgcc.a $(B)/root/usr/include/.stamp

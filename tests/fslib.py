@@ -250,6 +250,27 @@ HINTS = {
         "EBADF": "getfile() in kern_descrip.c checks the descriptor",
         "text": "copyout must honour read-only pages (CR0_WP)",
     },
+    "linuxraw": {
+        "openat": "compat/linux/linux_file.c at_check: getfile() and the "
+                  "vnode's type for a relative path's dirfd",
+        "statx": "compat/linux/linux_file.c at_check: getfile() and the "
+                 "vnode's type for a relative path's dirfd",
+        "clearing": "compat/linux/linux_misc.c tls_unselect: a segment "
+                    "register that selects a cleared slot must be 0 before "
+                    "trapret reloads it",
+        "set_thread_area": "compat/linux/linux_xlate.c linux_tls_descriptor: "
+                           "present, expand-up, below userend (but glibc's "
+                           "4 GB one)",
+        "mprotect": "compat/linux/linux_misc.c linux_sys_mprotect: "
+                    "alignment, the bits, the range in user space and mapped",
+        "clone": "compat/linux/linux_misc.c linux_sys_clone: fork's form; "
+                 "CLONE_CHILD_SETTID through pmap_copyout",
+        "fork": "compat/linux/linux_misc.c linux_sys_clone: fork's form",
+        "writev": "compat/linux/linux_file.c linux_sys_writev: the iovec "
+                  "array and its total checked before any write",
+        "ENOSPC": "the error must travel from ufs_write through rw() and "
+                  "linux_syscall as -28",
+    },
     "fstests": {
         "writes nowhere else": "ffs_truncate must set a negative "
                                "lastiblock[level] to -1 (4.4BSD does); "

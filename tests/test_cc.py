@@ -6,12 +6,14 @@ from inside: /usr/tests/linuxtest (tests/linux/linuxtest.c, built with
 glibc on the host) checks errno values, open flags, statx, _llseek,
 memory, TLS and ENOSYS for a call the layer lacks.
 
-The sources are tests/cc, installed as /usr/tests/cc.
+The sources are tests/cc, installed as /usr/tests/cc.  On a full disk
+cc, and the Linux layer below it, must report every failed write.
 """
 from __future__ import annotations
 
 import re
 
+from tests import fslib
 from tests.guest import Guest
 
 COMPILE_TIMEOUT = 300
@@ -92,3 +94,61 @@ def test_kernel_threads_survive_linux_programs(tmp_path) -> None:
                  timeout=COMPILE_TIMEOUT)
             g.ok("/usr/tests/linuxtest /tmp > /dev/null")
         assert "panic" not in g.ok("echo alive") + g.boot_log
+
+
+FULL_SD1_SECTORS = 8192     # a 4 MB scratch disk: quick to fill
+ROOM_KB = 8                 # given back: stdio's first 8 KB write of a
+                            # program (hello is 13 KB) fits, the rest not
+NOSPACE = "No space left on device"
+
+
+def cc_fails(g: Guest, cmd: str, *outputs: str) -> None:
+    """cmd (running cc) exits non-zero, says which output could not be
+    written and why, and leaves none of the outputs (names as cc gives
+    them: absolute, or in /mnt) behind."""
+    out, status = g.run(cmd, timeout=COMPILE_TIMEOUT)
+    assert status != 0, f"{cmd!r} exited 0 on a full disk:\n{out}"
+    for o in outputs:
+        assert f"cc: {o}: {NOSPACE}" in out, \
+            f"{cmd!r} did not name {o}:\n{out}"
+        assert g.run(f"cd /mnt && test -e {o}")[1] != 0, \
+            f"{cmd!r} left {o} behind"
+
+
+def test_cc_reports_a_full_disk(guests) -> None:
+    """Issue 21, item 8: tcc ignores what fwrite and fclose say, so cc
+    exited 0 leaving a truncated object or program when the disk filled."""
+    g = guests.boot(sd1_sectors=FULL_SD1_SECTORS)
+    fslib.ffs(g)
+    g.ok("cp -r /usr/tests/cc/multi /mnt/multi")
+    g.ok(f"dd if=/dev/zero of=/mnt/room bs=1k count={ROOM_KB} 2>/dev/null")
+    # Whole blocks first, then the last fragments.
+    out = g.run("dd if=/dev/zero of=/mnt/filler bs=8k", timeout=300)[0]
+    out += g.run("dd if=/dev/zero of=/mnt/frags bs=1k", timeout=300)[0]
+    assert out.count(NOSPACE) == 2, f"dd did not fill the disk:\n{out}"
+
+    hello = "/usr/tests/cc/hello.c"
+    cc_fails(g, f"cc -o /mnt/hello {hello}", "/mnt/hello")
+    cc_fails(g, f"cc -c -o /mnt/hello.o {hello}", "/mnt/hello.o")
+    cc_fails(g, "cd /mnt && cc -c -I/usr/tests/cc/multi "
+                "/usr/tests/cc/multi/add.c /usr/tests/cc/multi/mul.c",
+             "add.o", "mul.o")
+    cc_fails(g, f"cc -E -o /mnt/hello.i {hello}", "/mnt/hello.i")
+    out, status = g.run("cd /mnt/multi && make", timeout=COMPILE_TIMEOUT)
+    assert status == 1 and "*** Error code 1" in out, out
+    assert g.run("test -e /mnt/multi/main.o")[1] != 0, out
+    # The Linux layer hands ENOSPC to write, writev and stdio.
+    fslib.check_program(g, "linuxraw", "-d /mnt full")
+
+    # Room for the start of a program but not all of it: no half program.
+    g.ok("cd / && rm /mnt/room")
+    cc_fails(g, f"cc -o /mnt/hello {hello}", "/mnt/hello")
+
+    # With the disk emptied the same commands work.
+    g.ok("rm /mnt/filler /mnt/frags")
+    assert "hello, world" in g.ok(f"cc -o /mnt/hello {hello} && /mnt/hello",
+                                  timeout=COMPILE_TIMEOUT)
+    g.ok(f"cc -E -o /mnt/hello.i {hello} && "
+         "grep 'main(void)' /mnt/hello.i > /dev/null", timeout=COMPILE_TIMEOUT)
+    assert "add(2, 3) = 5" in g.ok("cd /mnt/multi && make && ./calc",
+                                   timeout=COMPILE_TIMEOUT)

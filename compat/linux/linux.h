@@ -150,7 +150,8 @@ int	linux_to_bsd_oflags(int lflags);
 int	bsd_to_linux_oflags(int bflags);
 void	linux_stat64_from(const struct stat *, struct linux_stat64 *);
 void	linux_statx_from(const struct stat *, struct linux_statx *);
-int	linux_tls_descriptor(const struct linux_user_desc *, u_int32_t desc[2]);
+int	linux_tls_descriptor(const struct linux_user_desc *, u_int32_t userend,
+	    u_int32_t desc[2]);
 int	linux_note_is_linux(const unsigned char *notes, u_int32_t len);
 
 /* linux_exec.c */

@@ -3,8 +3,9 @@
  * builds our argument structure (kern/syscallargs.h) from Linux's
  * registers and calls sysent[SYS_*], translating flags on the way in and
  * structures on the way out.  Paths are relative to the current
- * directory: the *at calls accept AT_FDCWD or an absolute path, and say
- * EOPNOTSUPP to a directory descriptor.
+ * directory: the *at calls accept AT_FDCWD or an absolute path, say
+ * EOPNOTSUPP to a directory descriptor, and EBADF or ENOTDIR, as Linux,
+ * to a descriptor that is not open or not a directory.
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -67,6 +68,21 @@ PASS(linux_sys_fsync, SYS_fsync, struct fsync_args)
 PASS(linux_sys_wait4, SYS_wait4, struct wait4_args)	/* same status and rusage */
 PASS(linux_sys_gettimeofday, SYS_gettimeofday, struct gettimeofday_args)
 
+/* dup3: dup2 that may set close-on-exec (glibc's freopen uses it). */
+int
+linux_sys_dup3(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct dup2_args a = { INT(0), INT(1) };
+	int error;
+
+	if ((INT(2) & ~LINUX_O_CLOEXEC) || INT(0) == INT(1))
+		return EINVAL;		/* as Linux */
+	if ((error = linux_bsdcall(p, SYS_dup2, &a, rval)) == 0 &&
+	    (INT(2) & LINUX_O_CLOEXEC))
+		p->p_fdflags[rval[0]] |= FD_CLOEXEC;
+	return error;
+}
+
 int
 linux_sys_waitpid(struct proc *p, const u_int32_t *args, int *rval)
 {
@@ -75,18 +91,29 @@ linux_sys_waitpid(struct proc *p, const u_int32_t *args, int *rval)
 	return linux_bsdcall(p, SYS_wait4, &a, rval);
 }
 
-/* Is a user path relative?  (The *at calls only know AT_FDCWD for those.) */
+/*
+ * May a *at call use this path?  An absolute one ignores dirfd, and a
+ * relative one is ours with AT_FDCWD.  Otherwise Linux's errors for the
+ * descriptor (EBADF: not open; ENOTDIR: not a directory), and EOPNOTSUPP
+ * for a directory's, which namei cannot start from.
+ */
 static int
-at_check(int dirfd, const char *path)
+at_check(struct proc *p, int dirfd, const char *path)
 {
+	struct file *fp;
 	char c;
 	int error;
 
-	if (dirfd == LINUX_AT_FDCWD)
-		return 0;
 	if ((error = copyin(path, &c, 1)) != 0)
 		return error;
-	return c == '/' ? 0 : EOPNOTSUPP;
+	if (c == '/' || c == '\0' || dirfd == LINUX_AT_FDCWD)
+		return 0;		/* "" is namei's ENOENT, as in Linux */
+	if ((error = getfile(p, dirfd, &fp)) != 0)
+		return error;
+	if (fp->f_type != DTYPE_VNODE ||
+	    ((struct vnode *)fp->f_data)->v_type != VDIR)
+		return ENOTDIR;
+	return EOPNOTSUPP;
 }
 
 static int
@@ -111,7 +138,7 @@ linux_sys_open(struct proc *p, const u_int32_t *args, int *rval)
 int
 linux_sys_openat(struct proc *p, const u_int32_t *args, int *rval)
 {
-	int error = at_check(INT(0), PTR(1));
+	int error = at_check(p, INT(0), PTR(1));
 
 	return error ? error : do_open(p, PTR(1), INT(2), INT(3), rval);
 }
@@ -153,33 +180,49 @@ linux_sys_pipe(struct proc *p, const u_int32_t *args, int *rval)
 	return copyout(fds, PTR(0), sizeof(fds));
 }
 
-/* writev: one write per element, stopping at a short one. */
+/*
+ * writev: the whole iovec array first, as Linux copies it (EFAULT, or
+ * EINVAL for a total past SSIZE_MAX, with nothing written); then one
+ * write per element, stopping at a short one or an error.  Bytes already
+ * written are the answer, and the error waits for the next call.
+ */
 int
 linux_sys_writev(struct proc *p, const u_int32_t *args, int *rval)
 {
-	struct { u_int32_t base, len; } iov;
+	struct linux_iovec { u_int32_t base, len; } *iov;
 	struct write_args a;
-	int i, error, total = 0;
+	int i, n = INT(2), error, total = 0;
+	u_int32_t sum = 0;
 
-	if (INT(2) < 0 || INT(2) > 1024)
+	if (n < 0 || n > 1024)
 		return EINVAL;
-	for (i = 0; i < INT(2); i++) {
-		if ((error = copyin((char *)PTR(1) + i * sizeof(iov), &iov,
-		    sizeof(iov))) != 0)
-			return total ? 0 : error;
+	iov = malloc(MAX(n, 1) * sizeof(*iov), M_WAITOK);
+	if ((error = copyin(PTR(1), iov, n * sizeof(*iov))) != 0)
+		goto out;
+	for (i = 0; i < n; i++) {
+		if (iov[i].len > 0x7fffffff - sum) {
+			error = EINVAL;
+			goto out;
+		}
+		sum += iov[i].len;
+	}
+	for (i = 0; i < n; i++) {
 		a.fd = INT(0);
-		a.buf = (void *)iov.base;
-		a.nbyte = iov.len;
+		a.buf = (void *)iov[i].base;
+		a.nbyte = iov[i].len;
 		if ((error = linux_bsdcall(p, SYS_write, &a, rval)) != 0) {
-			rval[0] = total;
-			return total ? 0 : error;
+			if (total)
+				error = 0;
+			break;
 		}
 		total += rval[0];
-		if ((u_int32_t)rval[0] < iov.len)
+		if ((u_int32_t)rval[0] < iov[i].len)
 			break;
 	}
 	rval[0] = total;
-	return 0;
+out:
+	free(iov);
+	return error;
 }
 
 /* No terminal control for Linux programs: every ioctl says ENOTTY (isatty() is false). */
@@ -314,7 +357,7 @@ linux_sys_statx(struct proc *p, const u_int32_t *args, int *rval)
 		return error;
 	if (c == '\0' && (INT(2) & LINUX_AT_EMPTY_PATH))
 		error = stat_fd(p, INT(0), &sb);
-	else if ((error = at_check(INT(0), PTR(1))) == 0)
+	else if ((error = at_check(p, INT(0), PTR(1))) == 0)
 		error = stat_path(PTR(1), !(INT(2) & LINUX_AT_SYMLINK_NOFOLLOW),
 		    &sb);
 	if (error)

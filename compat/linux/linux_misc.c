@@ -7,14 +7,16 @@
  * anonymous private memory, from an area that grows down from the bottom
  * of the stack's reserve (USRSTACK - MAXSSIZ) towards the break;
  * munmap frees the pages, and a hole at the bottom of the area is given
- * back to it.  The pages are all writable: mprotect says yes and changes
- * nothing (a teaching shortcut: glibc only uses it to make its relocated
- * data read-only).
+ * back to it.  The pages are all writable: mprotect answers for the range
+ * as Linux does but changes nothing (a teaching shortcut: glibc only uses
+ * it to make its relocated data read-only).
  *
  * Threads.  A process is one thread.  set_thread_area puts the thread
  * pointer's segment in GDT slot GUTLS_SEL (machdep.c), from where glibc
  * loads %gs; set_tid_address and set_robust_list only matter when
  * threads die, and rseq is refused as by a kernel built without it.
+ * clone makes a process in fork's form only (glibc's fork() uses it):
+ * a new thread, or a process sharing its parent's memory, is ENOSYS.
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -24,6 +26,7 @@
 #include "kern/i386/pmap.h"
 #include "kern/i386/machdep.h"
 #include "kern/i386/asm.h"
+#include "kern/i386/cpu.h"
 #include "compat/linux/linux.h"
 #include "compat/linux/linux_syscall.h"
 #include <sys/syscall.h>
@@ -36,6 +39,14 @@
 #define LINUX_MAP_PRIVATE	0x02
 #define LINUX_MAP_FIXED		0x10
 #define LINUX_MAP_ANONYMOUS	0x20
+
+#define LINUX_CSIGNAL		0x000000ff	/* clone: the signal at exit */
+#define LINUX_SIGCHLD		17
+#define LINUX_CLONE_PARENT_SETTID 0x00100000
+#define LINUX_CLONE_CHILD_CLEARTID 0x00200000
+#define LINUX_CLONE_CHILD_SETTID 0x01000000
+
+#define LINUX_PROT_ALL		0x03000007	/* READ WRITE EXEC GROWSDOWN GROWSUP */
 
 #define LINUX_RLIMIT_DATA	2
 #define LINUX_RLIMIT_STACK	3
@@ -112,10 +123,26 @@ linux_sys_munmap(struct proc *p, const u_int32_t *args, int *rval)
 	return 0;
 }
 
+/*
+ * mprotect(addr, len, prot): Linux's answers about the range (EINVAL for
+ * an unaligned address or an unknown bit, ENOMEM for a page the program
+ * does not have, a kernel address among them), then no change at all.
+ */
 int
 linux_sys_mprotect(struct proc *p, const u_int32_t *args, int *rval)
 {
-	(void)p, (void)args, (void)rval;
+	u_int32_t va = args[0], end = va + round_page(args[1]);
+
+	(void)rval;
+	if ((va & (PAGE_SIZE - 1)) || (args[2] & ~LINUX_PROT_ALL))
+		return EINVAL;
+	if (args[1] == 0)
+		return 0;
+	if (end <= va || end > VM_MAXUSER_ADDRESS)	/* wraps, or leaves */
+		return ENOMEM;
+	for (; va < end; va += PAGE_SIZE)
+		if (pmap_extract(p->p_pmap, va) == NULL)
+			return ENOMEM;
 	return 0;
 }
 
@@ -182,6 +209,22 @@ linux_sys_getrandom(struct proc *p, const u_int32_t *args, int *rval)
 	return 0;
 }
 
+/*
+ * A segment register that selects the TLS slot is reloaded on the way back
+ * to user mode (trapret): once the slot is cleared it would fault there, in
+ * the kernel.  Linux's return path loads the null selector instead, so a
+ * later use of the register faults in user mode: do the same.
+ */
+static void
+tls_unselect(struct trapframe *tf)
+{
+	u_int32_t *sr[] = { &tf->tf_gs, &tf->tf_fs, &tf->tf_es, &tf->tf_ds };
+
+	for (unsigned i = 0; i < sizeof(sr) / sizeof(sr[0]); i++)
+		if ((*sr[i] & 0xfffc) == GUTLS_SEL << 3)	/* any RPL */
+			*sr[i] = 0;
+}
+
 int
 linux_sys_set_thread_area(struct proc *p, const u_int32_t *args, int *rval)
 {
@@ -194,13 +237,48 @@ linux_sys_set_thread_area(struct proc *p, const u_int32_t *args, int *rval)
 		return error;
 	if (ud.entry_number != (u_int32_t)-1 && ud.entry_number != GUTLS_SEL)
 		return EINVAL;
-	if (linux_tls_descriptor(&ud, desc) != 0)
+	if (linux_tls_descriptor(&ud, VM_MAXUSER_ADDRESS, desc) != 0)
 		return EINVAL;
 	p->p_tls[0] = desc[0];
 	p->p_tls[1] = desc[1];
 	set_user_tls(p->p_tls);		/* glibc loads %gs right after */
+	if (desc[1] == 0)
+		tls_unselect(p->p_tf);
 	ud.entry_number = GUTLS_SEL;
 	return copyout(&ud.entry_number, PTR(0), sizeof(ud.entry_number));
+}
+
+/*
+ * clone(flags, newsp, parent_tid, tls, child_tid), in i386's argument
+ * order, as fork: SIGCHLD at exit, no new stack, and the new process's id
+ * stored, if asked, at parent_tid in the parent and at child_tid in the
+ * child (where glibc keeps THREAD_SELF->tid).  As in Linux an address
+ * the program cannot write is skipped, not an error.  CLONE_CHILD_CLEARTID
+ * asks for child_tid to be zeroed when the child exits, which only a
+ * thread sharing its memory could see: nothing to do for a process.
+ */
+int
+linux_sys_clone(struct proc *p, const u_int32_t *args, int *rval)
+{
+	u_int32_t flags = args[0], ctid = args[4], w;
+	int error, settid;
+
+	if ((flags & ~(LINUX_CSIGNAL | LINUX_CLONE_PARENT_SETTID |
+	    LINUX_CLONE_CHILD_CLEARTID | LINUX_CLONE_CHILD_SETTID)) != 0 ||
+	    (flags & LINUX_CSIGNAL) != LINUX_SIGCHLD || args[1] != 0)
+		return ENOSYS;		/* threads, vfork, other signals */
+	/* Writable by the parent now is writable in the child's copy. */
+	settid = (flags & LINUX_CLONE_CHILD_SETTID) &&
+	    copyin((void *)ctid, &w, sizeof(w)) == 0 &&
+	    copyout(&w, (void *)ctid, sizeof(w)) == 0;
+	if ((error = linux_bsdcall(p, SYS_fork, NULL, rval)) != 0)
+		return error;
+	w = rval[0];
+	if (settid)
+		pmap_copyout(pfind(w)->p_pmap, ctid, &w, sizeof(w));
+	if (flags & LINUX_CLONE_PARENT_SETTID)
+		(void)copyout(&w, PTR(2), sizeof(w));
+	return 0;
 }
 
 int

@@ -139,33 +139,45 @@ linux_statx_from(const struct stat *sb, struct linux_statx *sx)
 }
 
 /*
- * The i386 segment descriptor set_thread_area asks for: a ring-3 data
- * segment at base_addr.  Returns 0, or -1 for what Linux also refuses (a
- * 16-bit or code segment).  An "empty" request (read-only and not
- * present) clears the slot: both words 0.
+ * The i386 segment descriptor set_thread_area asks for: a present ring-3
+ * data segment at base_addr, expanding up.  Returns 0, or -1 for what
+ * Linux also refuses (a 16-bit or code segment; one not present, which
+ * %gs would fault on in the kernel, in trapret) and for one that reaches
+ * past user space (userend), or expanding down reaches up to 4 GB.  The
+ * exception is glibc's own shape, all 4 GB from the thread pointer so
+ * that negative offsets wrap to the TLS block below it: it reaches no
+ * more than the flat user data segment, and paging keeps ring 3 out of
+ * the kernel's pages.  An "empty" request (read-only and not present, or
+ * all zeros, as Linux takes both) clears the slot: both words 0.
  */
 int
-linux_tls_descriptor(const struct linux_user_desc *u, u_int32_t d[2])
+linux_tls_descriptor(const struct linux_user_desc *u, u_int32_t userend,
+    u_int32_t d[2])
 {
 	u_int32_t seg32 = u->flags & 1, contents = (u->flags >> 1) & 3;
 	u_int32_t rdonly = (u->flags >> 3) & 1, pages = (u->flags >> 4) & 1;
 	u_int32_t notpresent = (u->flags >> 5) & 1, useable = (u->flags >> 6) & 1;
+	u_int32_t limit = u->limit & 0xfffff;
+	u_int64_t size = ((u_int64_t)limit + 1) << (pages ? 12 : 0);
 
-	if (rdonly && notpresent && u->base_addr == 0 && u->limit == 0) {
+	if (u->base_addr == 0 && u->limit == 0 &&
+	    ((u->flags & 0x7f) == 0 || (u->flags & 0x7f) == 0x28)) {
 		d[0] = d[1] = 0;
 		return 0;
 	}
-	if (!seg32 || contents > 1)
+	if (!seg32 || contents != 0 || notpresent)
 		return -1;
-	d[0] = (u->base_addr & 0xffff) << 16 | (u->limit & 0xffff);
+	if (u->base_addr >= userend || (size < (1ULL << 32) &&
+	    u->base_addr + size > userend))
+		return -1;
+	d[0] = (u->base_addr & 0xffff) << 16 | (limit & 0xffff);
 	d[1] = (u->base_addr & 0xff000000) | ((u->base_addr >> 16) & 0xff) |
-	    (u->limit & 0xf0000) |
+	    (limit & 0xf0000) |
 	    0x100 |			/* accessed */
 	    (!rdonly) << 9 |		/* writable */
-	    contents << 10 |		/* expand-down */
 	    0x1000 |			/* code or data, not system */
 	    3 << 13 |			/* DPL 3 */
-	    (!notpresent) << 15 |
+	    1 << 15 |			/* present */
 	    useable << 20 | seg32 << 22 | pages << 23;
 	return 0;
 }

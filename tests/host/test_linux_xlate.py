@@ -16,6 +16,7 @@ GCCINC = subprocess.run(["gcc", "-m32", "-print-file-name=include"],
 
 HARNESS = r"""
 #include <stddef.h>
+#define USEREND 0xbfc00000	/* kern/i386/pmap.h VM_MAXUSER_ADDRESS */
 #include "compat/linux/linux.h"
 #include "sys/errno.h"
 #include "sys/fcntl.h"
@@ -28,6 +29,17 @@ main(void)
 	static const int bsd[] = { EPERM, ENOENT, EDEADLK, EAGAIN, ENAMETOOLONG,
 	    ENOTEMPTY, ELOOP, ENOSYS, EOPNOTSUPP, ENOLCK, EFTYPE, 0, 200 };
 	struct linux_user_desc u = { -1, 0x12345678, 0xfffff, 0x51 };
+	static const struct linux_user_desc tlscases[] = {
+		{ 6, 0xc0000000, 0xfff, 0x01 },		/* at the kernel */
+		{ 6, USEREND - 4096, 0xfff, 0x01 },	/* the last user page */
+		{ 6, USEREND - 4096, 0x1000, 0x01 },	/* one byte past it */
+		{ 6, USEREND - 0x100000, 0x100, 0x11 },	/* 257 pages: past it */
+		{ 6, 0xfffff000, 0xfffff, 0x51 },	/* 4 GB, kernel base */
+		{ 6, 0x1000, 0xfff, 0x21 },		/* not present */
+		{ 6, 0x1000, 0xfff, 0x03 },		/* expand-down */
+		{ 6, 0, 0, 0x28 },			/* empty: clears */
+		{ 6, 0, 0, 0 },				/* all zeros: clears */
+	};
 	struct stat sb = { 0 };
 	struct linux_stat64 l64;
 	struct linux_statx sx;
@@ -62,10 +74,15 @@ main(void)
 	    (unsigned long long)sx.stx_size, (unsigned long long)sx.stx_ino,
 	    (long long)sx.stx_mtime.tv_sec, sx.stx_mtime.tv_nsec,
 	    sx.stx_dev_major, sx.stx_dev_minor);
-	r = linux_tls_descriptor(&u, d);
+	r = linux_tls_descriptor(&u, USEREND, d);
 	printf("tls %d %08x %08x\n", r, d[0], d[1]);
 	u.flags = 0x50;			/* a 16-bit segment: refused */
-	printf("tls16 %d\n", linux_tls_descriptor(&u, d));
+	printf("tls16 %d\n", linux_tls_descriptor(&u, USEREND, d));
+	for (i = 0; i < sizeof(tlscases) / sizeof(tlscases[0]); i++) {
+		d[0] = d[1] = 0xdead;
+		r = linux_tls_descriptor(&tlscases[i], USEREND, d);
+		printf("tlscase %d %08x %08x\n", r, d[0], d[1]);
+	}
 	return 0;
 }
 """
@@ -139,6 +156,20 @@ def test_tls_descriptor_is_a_ring3_data_segment(results) -> None:
     # fill_ldt() builds (access 0xf3: present, DPL 3, data, writable, accessed)
     assert results["tls"] == ["0 5678ffff 12dff334"]
     assert results["tls16"] == ["-1"]
+
+
+def test_tls_descriptor_stays_in_user_space(results) -> None:
+    # Only glibc's shape (all 4 GB from a user base) may reach past the end
+    # of user space; a segment not present would fault in trapret.
+    refused = "-1 0000dead 0000dead"
+    assert results["tlscase"] == [
+        refused,                            # base at the kernel
+        "0 f0000fff bf40f3bf",              # the last user page, exactly
+        refused, refused, refused,          # past the end; kernel base
+        refused, refused,                   # not present; expand-down
+        "0 00000000 00000000",              # empty: the slot cleared
+        "0 00000000 00000000",              # all zeros, the same
+    ]
 
 
 def note_of(path: Path) -> bytes:

@@ -22,7 +22,15 @@
  * output (or -o's file).  Errors come from tcc, "file.c:LINE: error: ...",
  * and the exit status is 1.  --sysroot=dir puts dir in front of /usr/...,
  * so that the same binary can build guest programs on the host (tests).
+ *
+ * A write that fails (a full disk) is an error too, "cc: file: No space
+ * left on device", and the file is removed.  tcc writes its output through
+ * stdio and ignores what fwrite, fputc and fclose answer (tccelf.c,
+ * tcc_write_elf_file), so the Makefile links cc with -Wl,--wrap for those
+ * three: tcc's calls come to the wrappers below, which keep the first
+ * error for the driver to report.
  */
+#include <errno.h>
 #include <libtcc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +42,7 @@
 #define LIBDIR	"/usr/lib"
 
 static const char *sysroot = "";	/* --sysroot */
+static int wrerror;			/* errno of tcc's first failed write */
 
 enum mode { LINK, COMPILE, PREPROCESS };
 
@@ -50,6 +59,60 @@ struct args {
 	const char **libdirs;		/* -L */
 	int nlibdirs;
 };
+
+/* The real stdio calls, and tcc's calls to them (ld --wrap). */
+size_t	__real_fwrite(const void *, size_t, size_t, FILE *);
+int	__real_fputc(int, FILE *);
+int	__real_fclose(FILE *);
+
+size_t
+__wrap_fwrite(const void *p, size_t size, size_t n, FILE *f)
+{
+	size_t done = __real_fwrite(p, size, n, f);
+
+	if (done < n && wrerror == 0)
+		wrerror = errno;
+	return done;
+}
+
+int
+__wrap_fputc(int c, FILE *f)
+{
+	int r = __real_fputc(c, f);
+
+	if (r == EOF && wrerror == 0)
+		wrerror = errno;
+	return r;
+}
+
+/* A stream that failed earlier (its error flag), or fails its last flush. */
+int
+__wrap_fclose(FILE *f)
+{
+	int failed = ferror(f), r = __real_fclose(f);
+
+	if (r == EOF && wrerror == 0)
+		wrerror = errno;
+	else if (failed && wrerror == 0)
+		wrerror = EIO;
+	return failed ? EOF : r;
+}
+
+/*
+ * Did tcc write file whole?  If not, say why and remove what is there, so
+ * that nothing half written looks like an object or a program; the next
+ * file starts with no error.
+ */
+static int
+written(const char *file)
+{
+	if (wrerror == 0)
+		return 1;
+	fprintf(stderr, "cc: %s: %s\n", file, strerror(wrerror));
+	unlink(file);
+	wrerror = 0;
+	return 0;
+}
 
 static void
 usage(void)
@@ -245,7 +308,19 @@ preprocess(struct args *a)
 			status = 1;
 		tcc_delete(s);
 	}
-	fflush(stdout);
+	/* tcc wrote with fputs and fprintf too: the stream's flag says all */
+	if (fflush(stdout) == EOF && wrerror == 0)
+		wrerror = errno;
+	if (ferror(stdout) && wrerror == 0)
+		wrerror = EIO;
+	if (wrerror != 0) {
+		if (a->out)
+			written(a->out);
+		else
+			fprintf(stderr, "cc: standard output: %s\n",
+			    strerror(wrerror));
+		status = 1;
+	}
 	return status;
 }
 
@@ -270,7 +345,8 @@ compile(struct args *a)
 			continue;	/* objects and libraries: nothing to do */
 		obj = a->out ? strdup(a->out) : object_name(src);
 		s = newstate(a, TCC_OUTPUT_OBJ);
-		if (addfile(a, s, src) < 0 || tcc_output_file(s, obj) < 0) {
+		if (addfile(a, s, src) < 0 || tcc_output_file(s, obj) < 0 ||
+		    !written(obj)) {
 			unlink(obj);
 			status = 1;
 		}
@@ -305,7 +381,7 @@ linkall(struct args *a)
 	if (status == 0 && (addfile(a, s, sys(LIBDIR "/libc.a")) < 0 ||
 	    addfile(a, s, sys(LIBDIR "/libgcc.a")) < 0))
 		status = 1;
-	if (status == 0 && tcc_output_file(s, out) < 0) {
+	if (status == 0 && (tcc_output_file(s, out) < 0 || !written(out))) {
 		unlink(out);
 		status = 1;
 	}
