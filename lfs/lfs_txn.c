@@ -40,7 +40,8 @@
  *	commit.
  *   NO-STEAL's limit.  A transaction may keep txn_maxdirty pages dirty
  *	(kernel argument; an eighth of the buffers by default), and all
- *	together as many: ENOBUFS beyond, and the transaction is aborted.
+ *	together as many, and never more bytes than a quarter of the cache
+ *	(txn_init): ENOBUFS beyond, and the transaction is aborted.
  *   Group commit (thesis 5.2.4).  A committer waits until txn_gcwait
  *	milliseconds pass (rounded up to clock ticks, 10 ms) or txn_gcmin
  *	committers are queued (10 ms and 8 by default), but only
@@ -79,22 +80,51 @@ struct txnlist txn_all;			/* every transaction */
 struct txnstats txn_stats;
 static u_int32_t txn_nextid = 1;
 static int txn_ndirty;			/* B_TXN pages, all transactions */
-static int txn_gcwait = -1, txn_gcmin, txn_maxdirty;
+static long txn_nbytes;			/* ... and their bytes */
+static int txn_gcwait, txn_gcmin, txn_maxdirty;
+static long txn_maxbytes;		/* what all may pin (txn_init) */
 
-/* The kernel arguments, read at the first transaction. */
-static void
-txn_knobs(void)
+/*
+ * The kernel arguments, read at boot once the buffer cache is sized.
+ * NO-STEAL pins dirty pages on the LOCKED queue, which the cache never
+ * reclaims: pages pinned past the cache's size would leave no buffer to
+ * anyone, and the whole system would wait for one.  So all transactions
+ * together pin at most LFS's start-write threshold, a quarter of the
+ * cache (lfs_bio.c), and leave what lies between it and stop access to
+ * every other writer.  A txn_maxdirty of more pages (of LFS's smallest
+ * block, 4 KB) is cut down to that, and the console says so.
+ */
+void
+txn_init(void)
 {
-	if (txn_gcwait >= 0)
-		return;
+	const char *v = getkarg("txn_maxdirty");
+	long startb, stopb, n;
+	int startn, stopn, cap;
+	char *end;
+
 	/* bench/txn.py --sweep: 10 ms and 8 did best at 4 and 16 processes. */
 	txn_gcwait = getkarg_int("txn_gcwait", 10);
 	txn_gcmin = getkarg_int("txn_gcmin", 8);
-	txn_maxdirty = getkarg_int("txn_maxdirty", nbuf / 8);
 	if (txn_gcwait < 0)
 		txn_gcwait = 0;
-	if (txn_maxdirty < 1)
-		txn_maxdirty = 1;
+	lfs_thresholds(&startb, &stopb, &startn, &stopn);
+	txn_maxbytes = startb;
+	cap = txn_maxbytes / LFS_DEFBSIZE;
+	txn_maxdirty = cap;		/* an eighth of the buffers (2 KB each) */
+	if (v == NULL)
+		return;
+	n = strtol(v, &end, 0);
+	if (end == v || *end != '\0' || n < 1)
+		printf("txn: txn_maxdirty=%s is not a number of pages; "
+		    "using %d\n", v, cap);
+	else if (n > cap)
+		printf("txn: txn_maxdirty=%s is more than the buffer cache can "
+		    "pin below LFS's stop-access threshold; "
+		    "using %d (%ld KB)\n", v, cap, txn_maxbytes / 1024);
+	else {
+		txn_maxdirty = n;
+		printf("txn: txn_maxdirty=%d pages\n", txn_maxdirty);
+	}
 }
 
 static int64_t
@@ -111,7 +141,6 @@ txn_new(struct proc *p, int flags)
 {
 	struct txn *t = malloc(sizeof(*t), M_WAITOK | M_ZERO);
 
-	txn_knobs();
 	t->t_id = txn_nextid++;
 	t->t_state = TXN_RUNNING;
 	t->t_flags = flags;
@@ -328,8 +357,9 @@ txn_write_page(struct inode *ip, daddr_t lbn, off_t end, int nnew)
 		return error;
 	bp = incore(vp, lbn);
 	if ((bp == NULL || !(bp->b_flags & B_TXN)) &&
-	    (t->t_ndirty >= txn_maxdirty || txn_ndirty >= txn_maxdirty))
-		return ENOBUFS;
+	    (t->t_ndirty >= txn_maxdirty || txn_ndirty >= txn_maxdirty ||
+	    txn_nbytes + ip->i_ump->um_bsize > txn_maxbytes))
+		return ENOBUFS;		/* NO-STEAL's limit (txn_init) */
 	return 0;
 }
 
@@ -355,6 +385,7 @@ txn_page_dirty(struct inode *ip, struct buf *bp)
 	bp->b_flags |= B_TXN;
 	t->t_ndirty++;
 	txn_ndirty++;
+	txn_nbytes += bp->b_bufsize;
 }
 
 /* Which transaction's is the B_TXN page bp?  Its exclusive lock says. */
@@ -379,6 +410,7 @@ txn_page_gone(struct buf *bp)
 
 	bp->b_flags &= ~B_TXN;
 	txn_ndirty--;
+	txn_nbytes -= bp->b_bufsize;
 	if (t != NULL)
 		t->t_ndirty--;
 }
@@ -549,6 +581,7 @@ txn_release_pages(struct lfs *fs)
 				bp->b_flags &= ~B_TXN;
 				t->t_ndirty--;
 				txn_ndirty--;
+				txn_nbytes -= bp->b_bufsize;
 				txn_stats.pages_forced++;
 			}
 		}
@@ -824,7 +857,6 @@ sys_txnstats(struct proc *p, struct txnstats_args *uap, int *retval)
 	LIST_FOREACH(t, &txn_all, t_all)
 		txn_stats.running++;
 	txn_stats.dirty = txn_ndirty;
-	txn_knobs();
 	txn_stats.gcwait = txn_gcwait;
 	txn_stats.gcmin = txn_gcmin;
 	txn_stats.maxdirty = txn_maxdirty;

@@ -107,3 +107,57 @@ def test_a_forced_unmount_ends_the_transactions_open_on_it(guest):
     fslib.check_program(guest, "txntests", "-d /mnt -t commit")
     guest.ok("umount /mnt")
     fslib.fsck_lfs_clean(guest, "-n")
+
+
+# --- NO-STEAL's limit and the buffer cache (issue 21, item 3) ---------------
+
+def txnstat_maxdirty(g) -> int:
+    m = re.search(r"txn_maxdirty (\d+)", g.ok("txnstat"))
+    assert m, "txnstat shows no txn_maxdirty"
+    return int(m.group(1))
+
+
+def test_a_txn_maxdirty_above_the_cache_is_cut_down_and_said(guests):
+    """txn_maxdirty=1000000 on a 6 MB cache: pinned, those pages would fill
+    the cache and every process would wait for a buffer (no shell command
+    completed).  The kernel takes what the cache can pin, says so at boot,
+    and the transaction that reaches it gets ENOBUFS; the system goes on."""
+    g = guests.boot(kargs="txn_maxdirty=1000000")
+    fslib.lfs(g)
+    fslib.check_program(g, "txntests", "-d /mnt -t limit")
+    g.ok("dd if=/dev/zero of=/mnt/plain bs=64k count=64 2>/dev/null && ls /mnt")
+    g.ok("umount /mnt")
+    fslib.fsck_lfs_clean(g, "-n")
+    m = re.search(r"txn: txn_maxdirty=1000000 is more than the buffer cache "
+                  r"can pin below LFS's stop-access threshold; using (\d+) "
+                  r"\((\d+) KB\)", g.boot_log)
+    assert m, g.boot_log
+    assert txnstat_maxdirty(g) == int(m.group(1))
+
+
+def test_big_blocks_are_limited_by_the_bytes_the_cache_can_pin(guest):
+    """With 64 KB blocks the default limit, an eighth of the buffers, is
+    26 MB of pages in a 6 MB cache: the bytes pinned must stop the
+    transaction before the cache is full."""
+    guest.ok("newfs_lfs -b 65536 /dev/rsd1a > /dev/null && "
+             "mount -n -t lfs /dev/sd1a /mnt")
+    fslib.check_program(guest, "txntests", "-d /mnt -t limit")
+    fslib.check_program(guest, "txntests", "-d /mnt -t commit")
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")
+
+
+def test_a_txn_maxdirty_the_cache_can_pin_is_taken_and_said(guests):
+    g = guests.boot(kargs="txn_maxdirty=100")
+    assert "txn: txn_maxdirty=100 pages" in g.boot_log, g.boot_log
+    assert txnstat_maxdirty(g) == 100
+    fslib.lfs(g)
+    fslib.check_program(g, "txntests", "-d /mnt -t limit")
+
+
+def test_a_txn_maxdirty_that_is_no_number_of_pages_is_refused(guests):
+    g = guests.boot(kargs="txn_maxdirty=lots")
+    m = re.search(r"txn: txn_maxdirty=lots is not a number of pages; "
+                  r"using (\d+)", g.boot_log)
+    assert m, g.boot_log
+    assert txnstat_maxdirty(g) == int(m.group(1)) > 1

@@ -24,8 +24,9 @@
  *   implicit	a read outside a transaction waits for a writer's commit
  *		and sees all of it; a write outside one is its own
  *   truncate	refused inside a transaction, a transaction outside one
- *   limit	a transaction dirtying more than txn_maxdirty pages gets
- *		ENOBUFS and is aborted; the file is as before
+ *   limit	a transaction dirtying more than txn_maxdirty pages (or
+ *		more bytes than the cache can pin) gets ENOBUFS and is
+ *		aborted; the file is as before
  *   nosteal	sync while a transaction holds dirty pages, then abort:
  *		as before, and txnstat's steals stay 0
  *   cleaner	the cleaner cleaning every segment while a transaction
@@ -611,24 +612,33 @@ test_truncate(void)
 	unlink(tpath("t"));
 }
 
+/*
+ * Pages of the file system's own block size (newfs_lfs -b): with 64 KB
+ * blocks an eighth of the buffers is more than the whole cache, and the
+ * bytes the cache can pin must stop the transaction first.
+ */
 static void
 test_limit(void)
 {
 	struct txnstats s;
-	int fd, i, r = 0, e = 0, max;
+	struct stat st;
+	int fd, i, r = 0, e = 0, max, bs;
 
 	txnstats(&s, 0);
 	max = s.maxdirty;
 	fd = mkfile(tpath("big"), 2);
+	fstat(fd, &st);
+	bs = st.st_blksize;
 	txn_begin();
-	memset(buf, 'L', PAGE);
+	memset(buf, 'L', bs);
 	for (i = 0; i <= max + 1; i++)
-		if ((r = pwrite_at(fd, (off_t)i * PAGE, buf, PAGE)) != PAGE) {
+		if ((r = pwrite_at(fd, (off_t)i * bs, buf, bs)) != bs) {
 			e = errno;
 			break;
 		}
-	check(r < 0 && e == ENOBUFS, "more dirty pages than txn_maxdirty: "
-	    "ENOBUFS", "page %d of %d: %d errno %d", i, max, r, e);
+	check(r < 0 && e == ENOBUFS, "more dirty pages than txn_maxdirty, or "
+	    "than the cache can pin: ENOBUFS", "page %d of %d (%d bytes): %d "
+	    "errno %d", i, max, bs, r, e);
 	r = pwrite_at(fd, 0, buf, 1);
 	e = errno;
 	check(r < 0 && e == ETXNABORT, "... and it is aborted: the next write "
