@@ -49,7 +49,8 @@
  *	join; whoever stops waiting writes for every one queued, and those
  *	that come while it writes form the next group.
  *   Deadlock.  Looked for whenever a wait begins (lfs_txnlock.c), the
- *	requester the victim; txn_detect looks too.  A victim's read or
+ *	requester the victim, unless it is a plain call's: then a
+ *	transaction in the cycle; txn_detect looks too.  A victim's read or
  *	write returns ETXNABORT, and so does every later call of its
  *	transaction until txn_commit or txn_abort ends it.
  *   Exit or kill inside a transaction aborts it.
@@ -225,7 +226,10 @@ txn_lock_size(struct txn *t, struct vnode *vp, int flags)
  * The locks a read or write of uio will need, taken before the vnode
  * lock (a conflict sleeps here, holding nothing else).  The pages past
  * the end of the file a read will not read, the size of a write that
- * grows the file.
+ * grows the file.  A plain write takes the size first, whatever it does:
+ * then every implicit transaction locks in one order, the size and then
+ * the pages upward, and no cycle of waiters is made of them alone
+ * (lfs_txnlock.c).
  */
 static int
 txn_lockrange(struct txn *t, struct vnode *vp, struct uio *uio, int ioflag,
@@ -236,6 +240,9 @@ txn_lockrange(struct txn *t, struct vnode *vp, struct uio *uio, int ioflag,
 	off_t off = uio->uio_offset, end;
 	daddr_t lbn;
 
+	if (rw == UIO_WRITE && (t->t_flags & TXN_IMPLICIT) &&
+	    (error = txn_lock_size(t, vp, TXN_WAIT)) != 0)
+		return error;
 	if (rw == UIO_WRITE && (ioflag & IO_APPEND))
 		off = ip->i_size;
 	end = off + uio->uio_resid;

@@ -21,6 +21,16 @@
  * wait, no cycle can form unseen.  txn_detect_all, for the system call,
  * looks through every waiter anyway.
  *
+ * A victim is always a transaction someone asked for.  The implicit
+ * transaction of a plain read or write (TXN_IMPLICIT) must never see
+ * ETXNABORT, so when it closes a cycle the youngest transactional member
+ * of the cycle loses instead, and is woken to find out (and so on, for
+ * each cycle the wait closes: the requester is no longer the one member
+ * they all share).  A cycle always
+ * has one: implicit transactions each lock one file, its size first and
+ * then its pages upward (lfs_txn.c, txn_lockrange), so each waits for
+ * more than it holds and they cannot wait for each other in a circle.
+ *
  * An object holds a reference to its file's vnode, so the file (and
  * the pages its transactions keep dirty) stays in core until the last
  * lock on it goes.  Nothing here sleeps but the wait itself, so the
@@ -166,39 +176,59 @@ txn_grant(struct txn_obj *o)
 }
 
 /*
- * Does t's wait lead back to t?  An edge goes from a waiter to each
- * transaction holding or asking first for what conflicts with its
- * request.
+ * Does from's wait lead back to target?  An edge goes from a waiter to
+ * each transaction holding or asking first for what conflicts with its
+ * request.  An aborted transaction waits no more: it is on its way out,
+ * and its locks with it.  On the way back along a cycle found, *victim
+ * becomes its youngest member that is not TXN_IMPLICIT.
  */
 static int
-txn_reaches(struct txn *from, struct txn *target)
+txn_reaches(struct txn *from, struct txn *target, struct txn **victim)
 {
 	struct txn_lock *req = from->t_wait, *l;
 	struct txn_obj *o;
 
-	if (req == NULL || from->t_mark == txn_markgen)
+	if (req == NULL || from->t_state == TXN_ABORTED ||
+	    from->t_mark == txn_markgen)
 		return 0;
 	from->t_mark = txn_markgen;
 	o = req->l_obj;
 	LIST_FOREACH(l, &o->o_granted, l_olink)
 		if (l->l_txn != from && CONFLICT(l->l_mode, req->l_mode) &&
-		    (l->l_txn == target || txn_reaches(l->l_txn, target)))
-			return 1;
+		    (l->l_txn == target ||
+		    txn_reaches(l->l_txn, target, victim)))
+			goto cycle;
 	TAILQ_FOREACH(l, &o->o_waiting, l_wlink) {
 		if (l == req)
 			break;
 		if (l->l_txn != from && CONFLICT(l->l_mode, req->l_mode) &&
-		    (l->l_txn == target || txn_reaches(l->l_txn, target)))
-			return 1;
+		    (l->l_txn == target ||
+		    txn_reaches(l->l_txn, target, victim)))
+			goto cycle;
 	}
 	return 0;
+cycle:
+	if (!(from->t_flags & TXN_IMPLICIT) &&
+	    (*victim == NULL || from->t_id > (*victim)->t_id))
+		*victim = from;
+	return 1;
 }
 
-static int
+/*
+ * Is t, which begins to wait, in a cycle?  Its victim if so (thesis
+ * 5.2.3), NULL if not: t itself, unless t is a plain call's; then the
+ * cycle's youngest transactional member (there is one: see the top of
+ * the file).
+ */
+static struct txn *
 txn_incycle(struct txn *t)
 {
+	struct txn *v = NULL;
+
 	txn_markgen++;
-	return txn_reaches(t, t);
+	if (!txn_reaches(t, t, &v))
+		return NULL;
+	return (t->t_flags & TXN_IMPLICIT) && v != NULL ? v : t;
 }
 
 /* Take a request off its queue (it was not granted) and free it. */
@@ -227,6 +257,7 @@ txn_lock(struct txn *t, struct vnode *vp, daddr_t lbn, int mode, int flags,
     struct txn_lock **lp)
 {
 	struct txn_lock *held = txn_held(t, vp, lbn), *req;
+	struct txn *victim;
 	struct txn_obj *o;
 	int error = 0;
 
@@ -267,11 +298,15 @@ txn_lock(struct txn *t, struct vnode *vp, daddr_t lbn, int mode, int flags,
 	LIST_INSERT_HEAD(&t->t_locks, req, l_tlink);
 	t->t_wait = req;
 	txn_stats.waits++;
-	if (txn_incycle(t)) {
+	/* A plain call's wait may close several cycles: one victim each. */
+	while ((victim = txn_incycle(t)) != NULL) {
 		txn_stats.victims++;
-		t->t_state = TXN_ABORTED;
-		txn_dequeue(req);
-		return ETXNABORT;
+		victim->t_state = TXN_ABORTED;
+		if (victim == t) {
+			txn_dequeue(req);
+			return ETXNABORT;
+		}
+		wakeup(victim->t_wait);	/* it undoes itself; t waits on */
 	}
 	while (!req->l_granted && t->t_state != TXN_ABORTED && error == 0)
 		error = tsleep(req, PCATCH, "txnlock", 0);
@@ -312,8 +347,8 @@ txn_unlockall(struct txn *t)
 
 /*
  * txn_detect (thesis 5.2.3): abort one member of each cycle of waiters,
- * the youngest, and wake it; its read or write returns ETXNABORT.  How
- * many were aborted.
+ * the youngest that is not a plain call's, and wake it; its read or
+ * write returns ETXNABORT.  How many were aborted.
  */
 int
 txn_detect_all(void)
@@ -325,7 +360,8 @@ txn_detect_all(void)
 		victim = NULL;
 		LIST_FOREACH(t, &txn_all, t_all)
 			if (t->t_wait != NULL && t->t_state != TXN_ABORTED &&
-			    txn_incycle(t) && (victim == NULL ||
+			    !(t->t_flags & TXN_IMPLICIT) &&
+			    txn_incycle(t) != NULL && (victim == NULL ||
 			    t->t_id > victim->t_id))
 				victim = t;
 		if (victim == NULL)

@@ -161,3 +161,30 @@ def test_a_txn_maxdirty_that_is_no_number_of_pages_is_refused(guests):
                   r"using (\d+)", g.boot_log)
     assert m, g.boot_log
     assert txnstat_maxdirty(g) == int(m.group(1)) > 1
+
+
+# --- plain calls and deadlock victims (issue 21, item 5) ---------------------
+
+def test_a_plain_call_that_closes_a_cycle_is_never_its_victim(guest):
+    """A plain read, and a plain write, wait for a transaction's page and
+    then close a cycle with another transaction: that transaction is the
+    victim, the plain call goes through."""
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt -t plaincycle")
+
+
+def test_plain_reads_and_writes_among_deadlocking_transactions_never_fail(guest):
+    """Eight transactions at a time with deadlocks, a plain 64 KB reader and
+    a plain writer among them (15% of the reads failed with ETXNABORT):
+    no plain call fails, every plain read sees a committed state, and
+    txnstat's victims are all transactions' (implicit ones never abort)."""
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt -t plainload")
+    stats = guest.ok("txnstat")
+    m = re.search(r"begins (\d+) implicit (\d+) commits (\d+) aborts (\d+) "
+                  r"victims (\d+)", stats)
+    assert m, stats
+    begins, implicit, commits, aborts, victims = map(int, m.groups())
+    assert victims > 0 and commits + aborts == begins + implicit, stats
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")

@@ -32,6 +32,10 @@
  *   cleaner	the cleaner cleaning every segment while a transaction
  *		holds a page dirty: after the abort the page is as before
  *   aborted	a victim's later calls fail with ETXNABORT until it ends
+ *   plaincycle	a plain read, and a plain write, that close a cycle of
+ *		waiters: the transaction in the cycle is the victim
+ *   plainload	plain 64 KB reads and 16 KB writes among eight deadlocking
+ *		transactions: none fails, every read sees a committed state
  *   forceumount (only when asked, -d naming the mount point) umount -f
  *		with transactions open: each ends, none reaches the disk
  */
@@ -879,6 +883,282 @@ test_forceumount(void)
 	close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
 }
 
+/*
+ * A plain read or write (no transaction) that closes a cycle of waiters:
+ * T2 holds page 0 and the plain call waits for it; T holds page 1 and
+ * wants page 0, behind the plain call; T2 commits, the plain call gets
+ * page 0 and wants page 1, which closes the cycle.  It used to be the
+ * victim and fail with ETXNABORT; T, which asked for a transaction, must
+ * be, and the plain call sees T2's page and not T's.
+ */
+static void
+plain_cycle(int write)
+{
+	int fd = mkfile(tpath("pc"), 2), ready[2], go1[2], go2[2], r, e;
+	struct txnstats ts;
+	pid_t t2, t, p;
+	char what[128];
+	int st2, st, stp;
+
+	close(fd);
+	pipe(ready), pipe(go1), pipe(go2);
+	if ((t2 = fork()) == 0) {		/* page 0, then commits */
+		fd = open(tpath("pc"), O_RDWR);
+		memset(buf, 'B', PAGE);
+		if (txn_begin() < 0 || pwrite_at(fd, 0, buf, PAGE) != PAGE)
+			_exit(10);
+		post(ready[1]);
+		await(go2[0], 1);
+		_exit(txn_commit() == 0 ? 0 : 11);
+	}
+	await(ready[0], 1);
+	if ((t = fork()) == 0) {		/* page 1, then page 0 */
+		fd = open(tpath("pc"), O_RDWR);
+		memset(buf, 'T', PAGE);
+		if (txn_begin() < 0 || pwrite_at(fd, PAGE, buf, PAGE) != PAGE)
+			_exit(10);
+		post(ready[1]);
+		await(go1[0], 1);
+		if (pwrite_at(fd, 0, buf, PAGE) == PAGE)
+			_exit(txn_commit() == 0 ? 0 : 11);
+		e = errno;
+		txn_abort();
+		_exit(e == ETXNABORT ? VICTIM : 12);
+	}
+	await(ready[0], 1);
+	txnstats(&ts, 0);
+	if ((p = fork()) == 0) {		/* the plain call, both pages */
+		fd = open(tpath("pc"), O_RDWR);
+		memset(buf, 'P', 2 * PAGE);
+		r = write ? pwrite_at(fd, 0, buf, 2 * PAGE) :
+		    pread_at(fd, 0, buf, 2 * PAGE);
+		if (r < 0)
+			_exit(errno == ETXNABORT ? 1 : 2);
+		if (r != 2 * PAGE)
+			_exit(3);
+		if (!write && (buf[0] != 'B' || buf[PAGE - 1] != 'B' ||
+		    buf[PAGE] != 'b' || buf[2 * PAGE - 1] != 'b'))
+			_exit(4);		/* not T2's page 0, T's page 1 */
+		_exit(0);
+	}
+	check(waits_reach(ts.waits + 1), write ? "a plain write waits for a "
+	    "transaction's page" : "a plain read waits for a transaction's "
+	    "page", "no wait seen");
+	post(go1[1]);
+	check(waits_reach(ts.waits + 2), write ? "... and a transaction "
+	    "waits behind the write" : "... and a transaction waits behind the "
+	    "read", "no wait seen");
+	post(go2[1]);
+	st2 = reap(t2);
+	st = reap(t);
+	stp = reap(p);
+	snprintf(what, sizeof(what), "a plain %s that closes a cycle is never "
+	    "its victim: the transaction in it is, and the %s goes through",
+	    write ? "write" : "read", write ? "write" : "read");
+	check(exited_with(stp, 0) && exited_with(st, VICTIM) &&
+	    exited_with(st2, 0), what, "plain call %#x (1: ETXNABORT, 4: "
+	    "wrong data), transaction %#x, holder %#x", stp, st, st2);
+	if (write)
+		check(slurp(tpath("pc")) == 2 * PAGE && buf2[0] == 'P' &&
+		    buf2[2 * PAGE - 1] == 'P', "... and the plain write is "
+		    "there whole", "size %d, %c", slurp(tpath("pc")), buf2[0]);
+	close(ready[0]), close(ready[1]), close(go1[0]), close(go1[1]);
+	close(go2[0]), close(go2[1]);
+	unlink(tpath("pc"));
+}
+
+static void
+test_plaincycle(void)
+{
+	plain_cycle(0);
+	plain_cycle(1);
+}
+
+/*
+ * The load of issue 21: eight transactions at a time move units between
+ * the 16 pages of a file (read two, write both: upgrades, deadlocks) and
+ * read one of four more pages, while a plain reader reads the 16 pages,
+ * 64 KB at a time, and a plain writer rewrites the four others, 16 KB at
+ * a time.  No plain call may fail (15% of the reads failed with
+ * ETXNABORT), every plain read sees the units all there, and every
+ * transaction that commits keeps them all there.
+ */
+#define LOAD_PAGES	16
+#define LOAD_UNITS	100		/* per page, at first */
+#define LOAD_WRITERS	8
+#define LOAD_TXNS	25
+
+struct plainres {
+	int	write, calls, aborted, bad, errors;
+};
+
+static void
+load_page(int v)
+{
+	memset(buf, v & 0x7f, PAGE);
+	memcpy(buf, &v, sizeof(v));
+}
+
+static int
+load_value(const char *page, int *v)
+{
+	int j;
+
+	memcpy(v, page, sizeof(*v));
+	for (j = sizeof(*v); j < PAGE; j++)
+		if (page[j] != (*v & 0x7f))
+			return -1;		/* torn */
+	return 0;
+}
+
+static void
+load_writer(int i)
+{
+	int fd = open(tpath("load"), O_RDWR), k, a, b, va, vb, c;
+	unsigned seed = 7 * i + 1;
+
+	for (k = 0; k < LOAD_TXNS; ) {
+		seed = seed * 1103515245 + 12345;
+		a = (seed >> 8) % LOAD_PAGES;
+		b = (a + 1 + (seed >> 16) % (LOAD_PAGES - 1)) % LOAD_PAGES;
+		c = LOAD_PAGES + (seed >> 4) % 4;
+		txn_begin();
+		if (pread_at(fd, (off_t)a * PAGE, buf2, PAGE) != PAGE ||
+		    load_value(buf2, &va) < 0 ||
+		    pread_at(fd, (off_t)c * PAGE, buf2, PAGE) != PAGE ||
+		    pread_at(fd, (off_t)b * PAGE, buf2, PAGE) != PAGE ||
+		    load_value(buf2, &vb) < 0)
+			goto failed;
+		load_page(va - 1);
+		if (pwrite_at(fd, (off_t)a * PAGE, buf, PAGE) != PAGE)
+			goto failed;
+		load_page(vb + 1);
+		if (pwrite_at(fd, (off_t)b * PAGE, buf, PAGE) != PAGE)
+			goto failed;
+		if (txn_commit() == 0)
+			k++;
+		else if (errno != ETXNABORT)
+			_exit(5);
+		continue;
+failed:
+		if (errno != ETXNABORT)
+			_exit(4);
+		txn_abort();
+	}
+	_exit(0);
+}
+
+/* Plain calls until stop reads end-of-file; the tally into res. */
+static void
+load_plain(int writer, int stop, int res)
+{
+	struct plainres pr = { writer, 0, 0, 0, 0 };
+	int fd = open(tpath("load"), O_RDWR), r, i, v, sum, n = 0;
+	char c;
+
+	fcntl(stop, F_SETFL, O_NONBLOCK);
+	while (read(stop, &c, 1) != 0) {
+		if (writer) {
+			for (i = 0; i < 4; i++) {
+				memset(buf + i * PAGE, 'A' + n % 26, PAGE);
+				memcpy(buf + i * PAGE, &n, sizeof(n));
+			}
+			r = pwrite_at(fd, (off_t)LOAD_PAGES * PAGE, buf,
+			    4 * PAGE);
+			n++;
+		} else
+			r = pread_at(fd, 0, buf, LOAD_PAGES * PAGE);
+		pr.calls++;
+		if (r < 0 && errno == ETXNABORT)
+			pr.aborted++;
+		else if (r != (writer ? 4 : LOAD_PAGES) * PAGE)
+			pr.errors++;
+		else if (!writer) {
+			for (i = sum = 0; i < LOAD_PAGES; i++) {
+				if (load_value(buf + i * PAGE, &v) < 0)
+					break;
+				sum += v;
+			}
+			if (i < LOAD_PAGES || sum != LOAD_PAGES * LOAD_UNITS)
+				pr.bad++;
+		}
+	}
+	write(res, &pr, sizeof(pr));
+	_exit(0);
+}
+
+static void
+test_plainload(void)
+{
+	int fd, i, stop[2], res[2], bad = 0, v, sum;
+	struct plainres rd, wr;
+	struct txnstats before, after;
+	pid_t w[LOAD_WRITERS], pr, pw;
+
+	unlink(tpath("load"));
+	fd = open(tpath("load"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	for (i = 0; i < LOAD_PAGES + 4; i++) {
+		load_page(i < LOAD_PAGES ? LOAD_UNITS : 0);
+		write(fd, buf, PAGE);
+	}
+	fsync(fd);
+	close(fd);
+	chflags(tpath("load"), UF_TXN);
+	txnstats(&before, 0);
+	pipe(stop), pipe(res);
+	if ((pr = fork()) == 0) {
+		close(stop[1]);
+		load_plain(0, stop[0], res[1]);
+	}
+	if ((pw = fork()) == 0) {
+		close(stop[1]);
+		load_plain(1, stop[0], res[1]);
+	}
+	for (i = 0; i < LOAD_WRITERS; i++)
+		if ((w[i] = fork()) == 0) {
+			close(stop[1]);
+			load_writer(i);
+		}
+	for (i = 0; i < LOAD_WRITERS; i++)
+		if (!exited_with(reap(w[i]), 0))
+			bad++;
+	close(stop[1]);
+	reap(pr);
+	reap(pw);
+	read(res[0], &rd, sizeof(rd));
+	read(res[0], &wr, sizeof(wr));
+	if (rd.write) {
+		struct plainres x = rd;
+
+		rd = wr;
+		wr = x;
+	}
+	txnstats(&after, 0);
+	check(bad == 0, "8 transactions at a time moving units between pages, "
+	    "with deadlocks, each commit 25 times", "%d failed (victims %u)",
+	    bad, after.victims - before.victims);
+	check(after.victims > before.victims, "... and some of them were "
+	    "deadlock victims", "none were");
+	check(rd.aborted + wr.aborted == 0 && rd.errors + wr.errors == 0,
+	    "plain reads and writes among them never fail (no ETXNABORT)",
+	    "%d reads: %d ETXNABORT, %d other errors; %d writes: %d "
+	    "ETXNABORT, %d other errors", rd.calls, rd.aborted, rd.errors,
+	    wr.calls, wr.aborted, wr.errors);
+	check(rd.calls > 0 && wr.calls > 0 && rd.bad == 0, "every plain read "
+	    "sees all the units (each a committed state)", "%d of %d reads "
+	    "saw a torn page or a wrong sum", rd.bad, rd.calls);
+	fd = open(tpath("load"), O_RDONLY);
+	for (i = sum = 0; i < LOAD_PAGES; i++)
+		if (pread_at(fd, (off_t)i * PAGE, buf, PAGE) == PAGE &&
+		    load_value(buf, &v) == 0)
+			sum += v;
+	close(fd);
+	check(sum == LOAD_PAGES * LOAD_UNITS, "... and so does the file at the "
+	    "end", "%d units, not %d", sum, LOAD_PAGES * LOAD_UNITS);
+	close(stop[0]), close(res[0]), close(res[1]);
+	unlink(tpath("load"));
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -897,6 +1177,8 @@ static const struct {
 	{ "cleaner", test_cleaner },
 	{ "aborted", test_aborted },
 	{ "forceumount", test_forceumount },
+	{ "plaincycle", test_plaincycle },
+	{ "plainload", test_plainload },
 };
 
 static void
@@ -932,7 +1214,8 @@ main(int argc, char *argv[])
 {
 	static const char *all[] = { "misuse", "flags", "abort", "commit",
 	    "holes", "isolation", "ring", "clump", "nocycle", "kill", "exit",
-	    "implicit", "truncate", "limit", "nosteal", "aborted", "cleaner" };
+	    "implicit", "truncate", "limit", "nosteal", "aborted", "cleaner",
+	    "plaincycle", "plainload" };
 	const char *only = NULL;
 	unsigned i;
 	int ch;
