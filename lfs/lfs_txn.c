@@ -226,10 +226,10 @@ txn_lock_size(struct txn *t, struct vnode *vp, int flags)
  * The locks a read or write of uio will need, taken before the vnode
  * lock (a conflict sleeps here, holding nothing else).  The pages past
  * the end of the file a read will not read, the size of a write that
- * grows the file.  A plain write takes the size first, whatever it does:
- * then every implicit transaction locks in one order, the size and then
- * the pages upward, and no cycle of waiters is made of them alone
- * (lfs_txnlock.c).
+ * grows the file or found it must fill a hole (TXN_NEEDSIZE).  A plain
+ * write takes the size first, whatever it does: then every implicit
+ * transaction locks in one order, the size and then the pages upward,
+ * and no cycle of waiters is made of them alone (lfs_txnlock.c).
  */
 static int
 txn_lockrange(struct txn *t, struct vnode *vp, struct uio *uio, int ioflag,
@@ -240,9 +240,10 @@ txn_lockrange(struct txn *t, struct vnode *vp, struct uio *uio, int ioflag,
 	off_t off = uio->uio_offset, end;
 	daddr_t lbn;
 
-	if (rw == UIO_WRITE && (t->t_flags & TXN_IMPLICIT) &&
+	if (rw == UIO_WRITE && (t->t_flags & (TXN_IMPLICIT | TXN_NEEDSIZE)) &&
 	    (error = txn_lock_size(t, vp, TXN_WAIT)) != 0)
 		return error;
+	t->t_flags &= ~TXN_NEEDSIZE;
 	if (rw == UIO_WRITE && (ioflag & IO_APPEND))
 		off = ip->i_size;
 	end = off + uio->uio_resid;
@@ -356,8 +357,9 @@ txn_write_page(struct inode *ip, daddr_t lbn, off_t end, int nnew)
 	if (t->t_state == TXN_ABORTED)
 		return ETXNABORT;
 	error = txn_lock(t, vp, lbn, TXN_EXCL, 0, NULL);
-	if (error == 0 && (nnew > 0 || end > (off_t)ip->i_size))
-		error = txn_lock_size(t, vp, 0);
+	if (error == 0 && (nnew > 0 || end > (off_t)ip->i_size) &&
+	    (error = txn_lock_size(t, vp, 0)) == EWOULDBLOCK)
+		t->t_flags |= TXN_NEEDSIZE;	/* or it would ask forever */
 	if (error == EWOULDBLOCK)
 		return ETXNRETRY;
 	if (error)

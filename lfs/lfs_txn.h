@@ -55,6 +55,8 @@ struct txnstats;
 #define TXN_IMPLICIT	0x01		/* one read or write of a process with
 					 * no transaction (lfs_txn.c, top) */
 #define TXN_UNDOING	0x02		/* txn_undo is at it (it may sleep) */
+#define TXN_NEEDSIZE	0x04		/* a write found it must add a block:
+					 * txn_lockrange waits for the size */
 
 struct txn_lock;
 

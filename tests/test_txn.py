@@ -188,3 +188,14 @@ def test_plain_reads_and_writes_among_deadlocking_transactions_never_fail(guest)
     assert victims > 0 and commits + aborts == begins + implicit, stats
     guest.ok("umount /mnt")
     fslib.fsck_lfs_clean(guest, "-n")
+
+
+def test_filling_a_hole_waits_for_the_size_lock_and_does_not_spin(guest):
+    """A transaction (and a plain write) filling a hole needs the size lock
+    a transaction that appended holds.  The write asked for it without
+    waiting, again and again, in the kernel: nothing else ran, not even
+    the shell.  It must wait for it, and both must commit."""
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt -t holefill")
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")

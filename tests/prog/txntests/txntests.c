@@ -34,6 +34,8 @@
  *   aborted	a victim's later calls fail with ETXNABORT until it ends
  *   plaincycle	a plain read, and a plain write, that close a cycle of
  *		waiters: the transaction in the cycle is the victim
+ *   holefill	filling a hole while another transaction holds the size
+ *		(it appended): the filler waits for it, and both commit
  *   plainload	plain 64 KB reads and 16 KB writes among eight deadlocking
  *		transactions: none fails, every read sees a committed state
  *   forceumount (only when asked, -d naming the mount point) umount -f
@@ -1159,6 +1161,75 @@ test_plainload(void)
 	unlink(tpath("load"));
 }
 
+/*
+ * Filling a hole adds a block, so it needs the file's size lock, which
+ * a transaction that appended holds: the write must wait for it (it
+ * spun in the kernel, asking again and again, and nothing else ran).
+ * In a transaction, and as a plain write.
+ */
+static void
+hole_fill(int plain)
+{
+	int fd, ready[2], go[2], r, e, st;
+	struct txnstats ts;
+	pid_t app, fill;
+	char what[128];
+
+	unlink(tpath("hf"));
+	fd = open(tpath("hf"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	memset(buf, 'a', PAGE);
+	pwrite_at(fd, 0, buf, PAGE);
+	pwrite_at(fd, 3 * PAGE, buf, PAGE);	/* pages 1 and 2 a hole */
+	fsync(fd);
+	close(fd);
+	chflags(tpath("hf"), UF_TXN);
+	pipe(ready), pipe(go);
+	if ((app = fork()) == 0) {		/* appends, holds the size */
+		fd = open(tpath("hf"), O_RDWR);
+		memset(buf, 'A', PAGE);
+		if (txn_begin() < 0 || pwrite_at(fd, 4 * PAGE, buf, PAGE) != PAGE)
+			_exit(10);
+		post(ready[1]);
+		await(go[0], 1);
+		_exit(txn_commit() == 0 ? 0 : 11);
+	}
+	await(ready[0], 1);
+	txnstats(&ts, 0);
+	if ((fill = fork()) == 0) {		/* fills page 1 */
+		fd = open(tpath("hf"), O_RDWR);
+		memset(buf, 'F', PAGE);
+		if (!plain && txn_begin() < 0)
+			_exit(10);
+		r = pwrite_at(fd, PAGE, buf, PAGE);
+		e = errno;
+		if (r != PAGE)
+			_exit(e == ETXNABORT ? 12 : 13);
+		_exit(plain || txn_commit() == 0 ? 0 : 14);
+	}
+	snprintf(what, sizeof(what), "a %s filling a hole waits for the size "
+	    "lock a transaction that appended holds", plain ? "plain write" :
+	    "transaction");
+	check(waits_reach(ts.waits + 1), what, "no wait seen");
+	post(go[1]);
+	st = reap(app);
+	r = reap(fill);
+	snprintf(what, sizeof(what), "... and both commit: the %s's hole "
+	    "filled, the file grown", plain ? "plain write" : "transaction");
+	check(exited_with(st, 0) && exited_with(r, 0) && slurp(tpath("hf")) ==
+	    5 * PAGE && buf2[PAGE] == 'F' && buf2[2 * PAGE] == 0 &&
+	    buf2[4 * PAGE] == 'A', what, "appender %#x filler %#x, size %d",
+	    st, r, slurp(tpath("hf")));
+	close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
+	unlink(tpath("hf"));
+}
+
+static void
+test_holefill(void)
+{
+	hole_fill(0);
+	hole_fill(1);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -1179,6 +1250,7 @@ static const struct {
 	{ "forceumount", test_forceumount },
 	{ "plaincycle", test_plaincycle },
 	{ "plainload", test_plainload },
+	{ "holefill", test_holefill },
 };
 
 static void
@@ -1215,7 +1287,7 @@ main(int argc, char *argv[])
 	static const char *all[] = { "misuse", "flags", "abort", "commit",
 	    "holes", "isolation", "ring", "clump", "nocycle", "kill", "exit",
 	    "implicit", "truncate", "limit", "nosteal", "aborted", "cleaner",
-	    "plaincycle", "plainload" };
+	    "plaincycle", "plainload", "holefill" };
 	const char *only = NULL;
 	unsigned i;
 	int ch;
