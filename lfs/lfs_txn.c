@@ -32,10 +32,11 @@
  *	a process with no transaction is a transaction of its own
  *	(TXN_IMPLICIT, Valor's choice): it waits for the locks it needs, so
  *	it can neither see nor break another's pages, and a write is forced
- *	before write(2) returns.  So cat, cp and ls work, and every dirty
- *	page of a protected file belongs to a transaction.  truncate of a
- *	protected file is one too outside a transaction, and refused inside
- *	one (EOPNOTSUPP: its freed blocks could not come back).
+ *	before write(2) returns; it never fails with ETXNABORT.  So cat, cp
+ *	and ls work, and every dirty page of a protected file belongs to a
+ *	transaction.  truncate of a protected file is one too outside a
+ *	transaction, and refused inside one (EOPNOTSUPP: its freed blocks
+ *	could not come back).
  *   One file system per transaction (EXDEV): one segment write, one
  *	commit.
  *   NO-STEAL's limit.  A transaction may keep txn_maxdirty pages dirty
@@ -53,6 +54,13 @@
  *	transaction in the cycle; txn_detect looks too.  A victim's read or
  *	write returns ETXNABORT, and so does every later call of its
  *	transaction until txn_commit or txn_abort ends it.
+ *   Who may block whom.  Only a process that may write a file takes
+ *	locks on it that make others wait.  A read by one that may not
+ *	(ufs_access VWRITE, judged at each read) takes weak locks: they
+ *	wait for writers, but a writer takes the page at once and breaks
+ *	them (lfs_txnlock.c), aborting the reader's transaction, or making
+ *	a plain read start over.  So no one who may only read a file can
+ *	stall its writers, or the readers behind them.
  *   Exit or kill inside a transaction aborts it.
  *   A forced unmount ends the transactions on the file system
  *	(txn_unmount): commits under way finish, running ones are aborted
@@ -199,6 +207,13 @@ txn_callend(struct lfs *fs)
 		wakeup(&fs->lfs_txncalls);
 }
 
+/* Are t's read locks, for the call it is in, weak (TXN_READONLY)? */
+static int
+txn_weak(struct txn *t)
+{
+	return (t->t_flags & TXN_READONLY) ? TXN_WEAK : 0;
+}
+
 /* The size lock t holds on vp's file, or NULL. */
 static struct txn_lock *
 txn_sizelock(struct txn *t, struct vnode *vp)
@@ -255,7 +270,7 @@ txn_lockrange(struct txn *t, struct vnode *vp, struct uio *uio, int ioflag,
 	for (lbn = off >> bshift; off < end && lbn <= (end - 1) >> bshift;
 	    lbn++)
 		if ((error = txn_lock(t, vp, lbn, rw == UIO_READ ? TXN_SHARED :
-		    TXN_EXCL, TXN_WAIT, NULL)) != 0)
+		    TXN_EXCL, TXN_WAIT | txn_weak(t), NULL)) != 0)
 			return error;
 	return 0;
 }
@@ -264,11 +279,44 @@ static int txn_commit(struct txn *);
 static void txn_undo(struct txn *);
 
 /*
+ * Where a read began, so that it can start over (txn_rdwr): the uio and
+ * the iovecs uiomove shortens as it goes.
+ */
+struct txn_uiomark {
+	struct iovec *iov, *saved;
+	int	iovcnt, resid;
+	off_t	offset;
+};
+
+static void
+txn_uiomark(struct uio *uio, struct txn_uiomark *m)
+{
+	m->iov = uio->uio_iov;
+	m->iovcnt = uio->uio_iovcnt;
+	m->resid = uio->uio_resid;
+	m->offset = uio->uio_offset;
+	m->saved = malloc(m->iovcnt * sizeof(*m->saved), M_WAITOK);
+	memcpy(m->saved, m->iov, m->iovcnt * sizeof(*m->saved));
+}
+
+static void
+txn_uiorewind(struct uio *uio, struct txn_uiomark *m)
+{
+	uio->uio_iov = m->iov;
+	uio->uio_iovcnt = m->iovcnt;
+	uio->uio_resid = m->resid;
+	uio->uio_offset = m->offset;
+	memcpy(m->iov, m->saved, m->iovcnt * sizeof(*m->saved));
+}
+
+/*
  * read and write of a protected file (lfs_read, lfs_write): in the
  * caller's transaction, or in one of its own.  The locks are taken
  * first; a page the range did not foresee (the file grew meanwhile)
  * makes ufs_read or ufs_write give up with ETXNRETRY, and the locks are
- * taken again from where it stopped.
+ * taken again from where it stopped.  A read by a process that may not
+ * write the file takes weak locks (lfs_txnlock.c); if a writer breaks
+ * them while a plain read is at it, the read starts over.
  */
 int
 txn_rdwr(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred,
@@ -276,7 +324,8 @@ txn_rdwr(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred,
 {
 	struct proc *p = curproc;
 	struct txn *t = p->p_txn;
-	int implicit = t == NULL, resid = uio->uio_resid, error;
+	int implicit = t == NULL, resid = uio->uio_resid, restartable, error;
+	struct txn_uiomark mark = { NULL };
 	struct lfs *fs;
 
 	if (t != NULL && t->t_state != TXN_RUNNING)
@@ -289,12 +338,37 @@ txn_rdwr(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred,
 		return error;
 	}
 	fs = txn_callbegin(t);
-	do {
+	/* Who may block whom: only those who may write the file. */
+	if (rw == UIO_READ && cred != NULL && ufs_access(vp, VWRITE, cred) != 0)
+		t->t_flags |= TXN_READONLY;
+	if ((restartable = implicit && (t->t_flags & TXN_READONLY)))
+		txn_uiomark(uio, &mark);
+	for (;;) {
 		error = txn_lockrange(t, vp, uio, ioflag, rw);
 		if (error == 0)
 			error = rw == UIO_READ ? ufs_read(vp, uio, ioflag, cred) :
 			    ufs_write(vp, uio, ioflag, cred);
-	} while (error == ETXNRETRY);
+		if (error == ETXNRETRY)
+			continue;
+		if (!restartable || !(t->t_flags & TXN_BROKEN) ||
+		    fs->lfs_txngone)
+			break;
+		/*
+		 * A writer broke the weak locks of this plain read.  What it
+		 * read before is whole (the writer waits for the vnode lock
+		 * to change a page); if the break cut it short, it begins
+		 * again, and its caller never knows.
+		 */
+		t->t_state = TXN_RUNNING;
+		t->t_flags &= ~TXN_BROKEN;
+		if (error == 0)
+			break;
+		txn_unlockall(t);
+		txn_uiorewind(uio, &mark);
+	}
+	if (restartable)
+		free(mark.saved);
+	t->t_flags &= ~TXN_READONLY;
 	if (error == ETXNABORT || error == ENOBUFS ||
 	    t->t_state == TXN_ABORTED) {
 		/* A victim, over the limit, or its file system going. */
@@ -334,7 +408,7 @@ txn_read_page(struct inode *ip, daddr_t lbn)
 		return 0;		/* the kernel's own reads (exec) */
 	if (t->t_state == TXN_ABORTED)
 		return ETXNABORT;
-	error = txn_lock(t, ITOV(ip), lbn, TXN_SHARED, 0, NULL);
+	error = txn_lock(t, ITOV(ip), lbn, TXN_SHARED, txn_weak(t), NULL);
 	return error == EWOULDBLOCK ? ETXNRETRY : error;
 }
 
@@ -735,7 +809,8 @@ txn_truncate(struct vnode *vp, off_t length, struct ucred *cred)
 /*
  * chflags of a protected file's UF_TXN.  Setting it writes the file's
  * dirty pages first (they are nobody's transaction's); clearing it waits
- * for no transaction to hold a lock on the file (EBUSY otherwise).
+ * for no transaction to hold a lock on the file (EBUSY otherwise), but a
+ * weak lock, which binds no one, is broken instead.
  */
 int
 txn_setflags(struct vnode *vp, u_int32_t flags)
@@ -748,7 +823,7 @@ txn_setflags(struct vnode *vp, u_int32_t flags)
 	if (vp->v_type != VREG)
 		return EFTYPE;
 	if (!on)
-		return txn_file_locked(vp) ? EBUSY : 0;
+		return txn_file_release(vp);
 	return lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC, &vp, 1);
 }
 

@@ -199,3 +199,48 @@ def test_filling_a_hole_waits_for_the_size_lock_and_does_not_spin(guest):
     fslib.check_program(guest, "txntests", "-d /mnt -t holefill")
     guest.ok("umount /mnt")
     fslib.fsck_lfs_clean(guest, "-n")
+
+
+# --- who may block whom (issue 21, item 4) -----------------------------------
+
+def test_a_reader_who_may_not_write_blocks_no_one(guest):
+    """root's protected file, mode 644; student's processes (txntests'
+    children, setuid 1000) hold its pages in a transaction, or stop inside
+    a plain read: the owner's transaction, its plain write, a plain read
+    and chflags notxn all go through (they waited as long as the reader
+    lived); the reader's transaction is aborted instead.  A reader who may
+    write (mode 666) still makes the writer wait."""
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt -t dos")
+    stats = guest.ok("txnstat")
+    m = re.search(r"read locks broken (\d+)", stats)
+    assert m and int(m.group(1)) > 0, stats
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")
+
+
+def test_student_holding_roots_file_in_a_transaction_stalls_no_command(guest):
+    """From the shell: student begins a transaction, reads every page of
+    root's protected ledger and sleeps in the background.  root's dd into
+    the ledger, student's cat of it and chflags all complete; then the
+    sleeper's commit fails with ETXNABORT."""
+    fslib.lfs(guest)
+    d = "/mnt/txntests.d"
+    guest.ok(f"mkdir {d} && dd if=/dev/zero of={d}/ledger bs=4096 count=16 "
+             f"2>/dev/null && fsync {d}/ledger && chmod 644 {d}/ledger && "
+             f"chflags txn {d}/ledger")
+    guest.send("su student -c '/usr/tests/txntests -d /mnt -t readhold' &\n")
+    guest.expect(r"readhold: pid (\d+) holds 16 pages")
+    pid = guest.child.match.group(1)
+    guest.ok("echo ready")                  # the prompt is back
+    guest.ok(f"echo owner | dd of={d}/ledger conv=notrunc 2>/dev/null",
+             timeout=30)
+    assert guest.ok(f"su student -c 'od -c {d}/ledger' | head -1",
+                    timeout=30).split()[1:6] == list("owner")
+    guest.ok(f"chflags notxn {d}/ledger && chflags txn {d}/ledger",
+             timeout=30)
+    out = guest.ok(f"kill -USR1 {pid}; wait")
+    assert "commit fails with ETXNABORT: ok" in out, out
+    assert "2 passed, 0 failed" in out, out
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")
