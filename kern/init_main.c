@@ -140,6 +140,7 @@ main(u_int32_t magic, u_int32_t mbi_pa)
 	sti();
 
 	bufinit();
+	txn_init();		/* NO-STEAL's limit is the cache's */
 	vfsinit();
 	pci_init();
 	cold = 0;

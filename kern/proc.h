@@ -122,6 +122,7 @@ void	proc_free(struct proc *);
 struct proc *kthread_create(void (*fn)(void *), void *arg, const char *name);
 void	exit1(struct proc *, int status) __attribute__((noreturn));
 void	txn_exit(struct proc *);	/* lfs/lfs_txn.c: abort its txn */
+void	txn_init(void);			/* ... its kernel arguments */
 int	kern_execve(struct proc *, const char *path, int segflg,
 	    char **argp, char **envp);
 int	suser(struct proc *);

@@ -21,6 +21,11 @@ txn_exit(struct proc *p)
 }
 
 void
+txn_init(void)
+{
+}
+
+void
 txn_page_gone(struct buf *bp)
 {
 }

@@ -578,7 +578,9 @@ lfs_writeinode(struct lfs *fs, struct segment *sp, struct inode *ip)
 
 	LFS_ASSERT_SEGLOCK(fs);
 	if (ip->i_mode == 0 && ip->i_number != LFS_IFILE_INUM) {
-		ip->i_flag &= ~(IN_ACCESS | IN_CHANGE | IN_UPDATE | IN_MODIFIED);
+		/* Even one written data-only: else it stays dirty, and held. */
+		ip->i_flag &= ~(IN_ACCESS | IN_CHANGE | IN_UPDATE | IN_MODIFIED |
+		    IN_DATAONLY);
 		return 0;		/* freed: its map entry says so */
 	}
 	ufs_itimes(ip);

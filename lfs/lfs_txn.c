@@ -32,15 +32,17 @@
  *	a process with no transaction is a transaction of its own
  *	(TXN_IMPLICIT, Valor's choice): it waits for the locks it needs, so
  *	it can neither see nor break another's pages, and a write is forced
- *	before write(2) returns.  So cat, cp and ls work, and every dirty
- *	page of a protected file belongs to a transaction.  truncate of a
- *	protected file is one too outside a transaction, and refused inside
- *	one (EOPNOTSUPP: its freed blocks could not come back).
+ *	before write(2) returns; it never fails with ETXNABORT.  So cat, cp
+ *	and ls work, and every dirty page of a protected file belongs to a
+ *	transaction.  truncate of a protected file is one too outside a
+ *	transaction, and refused inside one (EOPNOTSUPP: its freed blocks
+ *	could not come back).
  *   One file system per transaction (EXDEV): one segment write, one
  *	commit.
  *   NO-STEAL's limit.  A transaction may keep txn_maxdirty pages dirty
  *	(kernel argument; an eighth of the buffers by default), and all
- *	together as many: ENOBUFS beyond, and the transaction is aborted.
+ *	together as many, and never more bytes than a quarter of the cache
+ *	(txn_init): ENOBUFS beyond, and the transaction is aborted.
  *   Group commit (thesis 5.2.4).  A committer waits until txn_gcwait
  *	milliseconds pass (rounded up to clock ticks, 10 ms) or txn_gcmin
  *	committers are queued (10 ms and 8 by default), but only
@@ -48,9 +50,17 @@
  *	join; whoever stops waiting writes for every one queued, and those
  *	that come while it writes form the next group.
  *   Deadlock.  Looked for whenever a wait begins (lfs_txnlock.c), the
- *	requester the victim; txn_detect looks too.  A victim's read or
+ *	requester the victim, unless it is a plain call's: then a
+ *	transaction in the cycle; txn_detect looks too.  A victim's read or
  *	write returns ETXNABORT, and so does every later call of its
  *	transaction until txn_commit or txn_abort ends it.
+ *   Who may block whom.  Only a process that may write a file takes
+ *	locks on it that make others wait.  A read by one that may not
+ *	(ufs_access VWRITE, judged at each read) takes weak locks: they
+ *	wait for writers, but a writer takes the page at once and breaks
+ *	them (lfs_txnlock.c), aborting the reader's transaction, or making
+ *	a plain read start over.  So no one who may only read a file can
+ *	stall its writers, or the readers behind them.
  *   Exit or kill inside a transaction aborts it.
  *   A forced unmount ends the transactions on the file system
  *	(txn_unmount): commits under way finish, running ones are aborted
@@ -79,22 +89,51 @@ struct txnlist txn_all;			/* every transaction */
 struct txnstats txn_stats;
 static u_int32_t txn_nextid = 1;
 static int txn_ndirty;			/* B_TXN pages, all transactions */
-static int txn_gcwait = -1, txn_gcmin, txn_maxdirty;
+static long txn_nbytes;			/* ... and their bytes */
+static int txn_gcwait, txn_gcmin, txn_maxdirty;
+static long txn_maxbytes;		/* what all may pin (txn_init) */
 
-/* The kernel arguments, read at the first transaction. */
-static void
-txn_knobs(void)
+/*
+ * The kernel arguments, read at boot once the buffer cache is sized.
+ * NO-STEAL pins dirty pages on the LOCKED queue, which the cache never
+ * reclaims: pages pinned past the cache's size would leave no buffer to
+ * anyone, and the whole system would wait for one.  So all transactions
+ * together pin at most LFS's start-write threshold, a quarter of the
+ * cache (lfs_bio.c), and leave what lies between it and stop access to
+ * every other writer.  A txn_maxdirty of more pages (of LFS's smallest
+ * block, 4 KB) is cut down to that, and the console says so.
+ */
+void
+txn_init(void)
 {
-	if (txn_gcwait >= 0)
-		return;
+	const char *v = getkarg("txn_maxdirty");
+	long startb, stopb, n;
+	int startn, stopn, cap;
+	char *end;
+
 	/* bench/txn.py --sweep: 10 ms and 8 did best at 4 and 16 processes. */
 	txn_gcwait = getkarg_int("txn_gcwait", 10);
 	txn_gcmin = getkarg_int("txn_gcmin", 8);
-	txn_maxdirty = getkarg_int("txn_maxdirty", nbuf / 8);
 	if (txn_gcwait < 0)
 		txn_gcwait = 0;
-	if (txn_maxdirty < 1)
-		txn_maxdirty = 1;
+	lfs_thresholds(&startb, &stopb, &startn, &stopn);
+	txn_maxbytes = startb;
+	cap = txn_maxbytes / LFS_DEFBSIZE;
+	txn_maxdirty = cap;		/* an eighth of the buffers (2 KB each) */
+	if (v == NULL)
+		return;
+	n = strtol(v, &end, 0);
+	if (end == v || *end != '\0' || n < 1)
+		printf("txn: txn_maxdirty=%s is not a number of pages; "
+		    "using %d\n", v, cap);
+	else if (n > cap)
+		printf("txn: txn_maxdirty=%s is more than the buffer cache can "
+		    "pin below LFS's stop-access threshold; "
+		    "using %d (%ld KB)\n", v, cap, txn_maxbytes / 1024);
+	else {
+		txn_maxdirty = n;
+		printf("txn: txn_maxdirty=%d pages\n", txn_maxdirty);
+	}
 }
 
 static int64_t
@@ -111,7 +150,6 @@ txn_new(struct proc *p, int flags)
 {
 	struct txn *t = malloc(sizeof(*t), M_WAITOK | M_ZERO);
 
-	txn_knobs();
 	t->t_id = txn_nextid++;
 	t->t_state = TXN_RUNNING;
 	t->t_flags = flags;
@@ -169,6 +207,13 @@ txn_callend(struct lfs *fs)
 		wakeup(&fs->lfs_txncalls);
 }
 
+/* Are t's read locks, for the call it is in, weak (TXN_READONLY)? */
+static int
+txn_weak(struct txn *t)
+{
+	return (t->t_flags & TXN_READONLY) ? TXN_WEAK : 0;
+}
+
 /* The size lock t holds on vp's file, or NULL. */
 static struct txn_lock *
 txn_sizelock(struct txn *t, struct vnode *vp)
@@ -196,7 +241,10 @@ txn_lock_size(struct txn *t, struct vnode *vp, int flags)
  * The locks a read or write of uio will need, taken before the vnode
  * lock (a conflict sleeps here, holding nothing else).  The pages past
  * the end of the file a read will not read, the size of a write that
- * grows the file.
+ * grows the file or found it must fill a hole (TXN_NEEDSIZE).  A plain
+ * write takes the size first, whatever it does: then every implicit
+ * transaction locks in one order, the size and then the pages upward,
+ * and no cycle of waiters is made of them alone (lfs_txnlock.c).
  */
 static int
 txn_lockrange(struct txn *t, struct vnode *vp, struct uio *uio, int ioflag,
@@ -207,6 +255,10 @@ txn_lockrange(struct txn *t, struct vnode *vp, struct uio *uio, int ioflag,
 	off_t off = uio->uio_offset, end;
 	daddr_t lbn;
 
+	if (rw == UIO_WRITE && (t->t_flags & (TXN_IMPLICIT | TXN_NEEDSIZE)) &&
+	    (error = txn_lock_size(t, vp, TXN_WAIT)) != 0)
+		return error;
+	t->t_flags &= ~TXN_NEEDSIZE;
 	if (rw == UIO_WRITE && (ioflag & IO_APPEND))
 		off = ip->i_size;
 	end = off + uio->uio_resid;
@@ -218,7 +270,7 @@ txn_lockrange(struct txn *t, struct vnode *vp, struct uio *uio, int ioflag,
 	for (lbn = off >> bshift; off < end && lbn <= (end - 1) >> bshift;
 	    lbn++)
 		if ((error = txn_lock(t, vp, lbn, rw == UIO_READ ? TXN_SHARED :
-		    TXN_EXCL, TXN_WAIT, NULL)) != 0)
+		    TXN_EXCL, TXN_WAIT | txn_weak(t), NULL)) != 0)
 			return error;
 	return 0;
 }
@@ -227,11 +279,44 @@ static int txn_commit(struct txn *);
 static void txn_undo(struct txn *);
 
 /*
+ * Where a read began, so that it can start over (txn_rdwr): the uio and
+ * the iovecs uiomove shortens as it goes.
+ */
+struct txn_uiomark {
+	struct iovec *iov, *saved;
+	int	iovcnt, resid;
+	off_t	offset;
+};
+
+static void
+txn_uiomark(struct uio *uio, struct txn_uiomark *m)
+{
+	m->iov = uio->uio_iov;
+	m->iovcnt = uio->uio_iovcnt;
+	m->resid = uio->uio_resid;
+	m->offset = uio->uio_offset;
+	m->saved = malloc(m->iovcnt * sizeof(*m->saved), M_WAITOK);
+	memcpy(m->saved, m->iov, m->iovcnt * sizeof(*m->saved));
+}
+
+static void
+txn_uiorewind(struct uio *uio, struct txn_uiomark *m)
+{
+	uio->uio_iov = m->iov;
+	uio->uio_iovcnt = m->iovcnt;
+	uio->uio_resid = m->resid;
+	uio->uio_offset = m->offset;
+	memcpy(m->iov, m->saved, m->iovcnt * sizeof(*m->saved));
+}
+
+/*
  * read and write of a protected file (lfs_read, lfs_write): in the
  * caller's transaction, or in one of its own.  The locks are taken
  * first; a page the range did not foresee (the file grew meanwhile)
  * makes ufs_read or ufs_write give up with ETXNRETRY, and the locks are
- * taken again from where it stopped.
+ * taken again from where it stopped.  A read by a process that may not
+ * write the file takes weak locks (lfs_txnlock.c); if a writer breaks
+ * them while a plain read is at it, the read starts over.
  */
 int
 txn_rdwr(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred,
@@ -239,7 +324,8 @@ txn_rdwr(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred,
 {
 	struct proc *p = curproc;
 	struct txn *t = p->p_txn;
-	int implicit = t == NULL, resid = uio->uio_resid, error;
+	int implicit = t == NULL, resid = uio->uio_resid, restartable, error;
+	struct txn_uiomark mark = { NULL };
 	struct lfs *fs;
 
 	if (t != NULL && t->t_state != TXN_RUNNING)
@@ -252,12 +338,37 @@ txn_rdwr(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred,
 		return error;
 	}
 	fs = txn_callbegin(t);
-	do {
+	/* Who may block whom: only those who may write the file. */
+	if (rw == UIO_READ && cred != NULL && ufs_access(vp, VWRITE, cred) != 0)
+		t->t_flags |= TXN_READONLY;
+	if ((restartable = implicit && (t->t_flags & TXN_READONLY)))
+		txn_uiomark(uio, &mark);
+	for (;;) {
 		error = txn_lockrange(t, vp, uio, ioflag, rw);
 		if (error == 0)
 			error = rw == UIO_READ ? ufs_read(vp, uio, ioflag, cred) :
 			    ufs_write(vp, uio, ioflag, cred);
-	} while (error == ETXNRETRY);
+		if (error == ETXNRETRY)
+			continue;
+		if (!restartable || !(t->t_flags & TXN_BROKEN) ||
+		    fs->lfs_txngone)
+			break;
+		/*
+		 * A writer broke the weak locks of this plain read.  What it
+		 * read before is whole (the writer waits for the vnode lock
+		 * to change a page); if the break cut it short, it begins
+		 * again, and its caller never knows.
+		 */
+		t->t_state = TXN_RUNNING;
+		t->t_flags &= ~TXN_BROKEN;
+		if (error == 0)
+			break;
+		txn_unlockall(t);
+		txn_uiorewind(uio, &mark);
+	}
+	if (restartable)
+		free(mark.saved);
+	t->t_flags &= ~TXN_READONLY;
 	if (error == ETXNABORT || error == ENOBUFS ||
 	    t->t_state == TXN_ABORTED) {
 		/* A victim, over the limit, or its file system going. */
@@ -297,7 +408,7 @@ txn_read_page(struct inode *ip, daddr_t lbn)
 		return 0;		/* the kernel's own reads (exec) */
 	if (t->t_state == TXN_ABORTED)
 		return ETXNABORT;
-	error = txn_lock(t, ITOV(ip), lbn, TXN_SHARED, 0, NULL);
+	error = txn_lock(t, ITOV(ip), lbn, TXN_SHARED, txn_weak(t), NULL);
 	return error == EWOULDBLOCK ? ETXNRETRY : error;
 }
 
@@ -320,16 +431,18 @@ txn_write_page(struct inode *ip, daddr_t lbn, off_t end, int nnew)
 	if (t->t_state == TXN_ABORTED)
 		return ETXNABORT;
 	error = txn_lock(t, vp, lbn, TXN_EXCL, 0, NULL);
-	if (error == 0 && (nnew > 0 || end > (off_t)ip->i_size))
-		error = txn_lock_size(t, vp, 0);
+	if (error == 0 && (nnew > 0 || end > (off_t)ip->i_size) &&
+	    (error = txn_lock_size(t, vp, 0)) == EWOULDBLOCK)
+		t->t_flags |= TXN_NEEDSIZE;	/* or it would ask forever */
 	if (error == EWOULDBLOCK)
 		return ETXNRETRY;
 	if (error)
 		return error;
 	bp = incore(vp, lbn);
 	if ((bp == NULL || !(bp->b_flags & B_TXN)) &&
-	    (t->t_ndirty >= txn_maxdirty || txn_ndirty >= txn_maxdirty))
-		return ENOBUFS;
+	    (t->t_ndirty >= txn_maxdirty || txn_ndirty >= txn_maxdirty ||
+	    txn_nbytes + ip->i_ump->um_bsize > txn_maxbytes))
+		return ENOBUFS;		/* NO-STEAL's limit (txn_init) */
 	return 0;
 }
 
@@ -355,6 +468,7 @@ txn_page_dirty(struct inode *ip, struct buf *bp)
 	bp->b_flags |= B_TXN;
 	t->t_ndirty++;
 	txn_ndirty++;
+	txn_nbytes += bp->b_bufsize;
 }
 
 /* Which transaction's is the B_TXN page bp?  Its exclusive lock says. */
@@ -379,6 +493,7 @@ txn_page_gone(struct buf *bp)
 
 	bp->b_flags &= ~B_TXN;
 	txn_ndirty--;
+	txn_nbytes -= bp->b_bufsize;
 	if (t != NULL)
 		t->t_ndirty--;
 }
@@ -549,6 +664,7 @@ txn_release_pages(struct lfs *fs)
 				bp->b_flags &= ~B_TXN;
 				t->t_ndirty--;
 				txn_ndirty--;
+				txn_nbytes -= bp->b_bufsize;
 				txn_stats.pages_forced++;
 			}
 		}
@@ -693,7 +809,8 @@ txn_truncate(struct vnode *vp, off_t length, struct ucred *cred)
 /*
  * chflags of a protected file's UF_TXN.  Setting it writes the file's
  * dirty pages first (they are nobody's transaction's); clearing it waits
- * for no transaction to hold a lock on the file (EBUSY otherwise).
+ * for no transaction to hold a lock on the file (EBUSY otherwise), but a
+ * weak lock, which binds no one, is broken instead.
  */
 int
 txn_setflags(struct vnode *vp, u_int32_t flags)
@@ -706,7 +823,7 @@ txn_setflags(struct vnode *vp, u_int32_t flags)
 	if (vp->v_type != VREG)
 		return EFTYPE;
 	if (!on)
-		return txn_file_locked(vp) ? EBUSY : 0;
+		return txn_file_release(vp);
 	return lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC, &vp, 1);
 }
 
@@ -824,7 +941,6 @@ sys_txnstats(struct proc *p, struct txnstats_args *uap, int *retval)
 	LIST_FOREACH(t, &txn_all, t_all)
 		txn_stats.running++;
 	txn_stats.dirty = txn_ndirty;
-	txn_knobs();
 	txn_stats.gcwait = txn_gcwait;
 	txn_stats.gcmin = txn_gcmin;
 	txn_stats.maxdirty = txn_maxdirty;

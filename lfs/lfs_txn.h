@@ -55,6 +55,12 @@ struct txnstats;
 #define TXN_IMPLICIT	0x01		/* one read or write of a process with
 					 * no transaction (lfs_txn.c, top) */
 #define TXN_UNDOING	0x02		/* txn_undo is at it (it may sleep) */
+#define TXN_NEEDSIZE	0x04		/* a write found it must add a block:
+					 * txn_lockrange waits for the size */
+#define TXN_READONLY	0x08		/* this read's process may not write
+					 * the file: its locks are weak */
+#define TXN_BROKEN	0x10		/* a writer broke a weak lock of it
+					 * (aborted; a plain read starts over) */
 
 struct txn_lock;
 
@@ -104,16 +110,20 @@ struct txn_lock {
 #define TXL_CREATED	0x01		/* the page is new to the file: an
 					 * abort takes it out again */
 #define TXL_SIZESET	0x02		/* l_oldsize is set */
+#define TXL_WEAK	0x04		/* shared, of a process that may not
+					 * write the file: it blocks no one
+					 * (lfs_txnlock.c) */
 
 extern LIST_HEAD(txnlist, txn) txn_all;
 extern struct txnstats txn_stats;
 
 /* lfs_txnlock.c: the lock table */
 #define TXN_WAIT	0x01		/* txn_lock: sleep if not granted */
+#define TXN_WEAK	0x02		/* ... a shared lock that is TXL_WEAK */
 int	txn_lock(struct txn *, struct vnode *, daddr_t lbn, int mode,
 	    int flags, struct txn_lock **);
 struct txn_lock *txn_held(struct txn *, struct vnode *, daddr_t lbn);
-int	txn_file_locked(struct vnode *);
+int	txn_file_release(struct vnode *);
 void	txn_unlockall(struct txn *);
 int	txn_detect_all(void);
 

@@ -21,6 +21,26 @@
  * wait, no cycle can form unseen.  txn_detect_all, for the system call,
  * looks through every waiter anyway.
  *
+ * Who may block whom (doc/transactions.md).  A shared lock taken for a
+ * process that may not write the file is weak (TXL_WEAK): it waits for
+ * writers like any other, but stands in no one's way, so it makes no
+ * edge in the wait-for graph.  An exclusive lock granted over it breaks
+ * it (txn_break): the lock goes, and its transaction is aborted, since
+ * what it read may now change; a plain read starts over instead
+ * (lfs_txn.c).  So a reader who may not write cannot hold off the
+ * file's writers, nor the readers queued behind them, however long it
+ * sleeps inside its transaction or is stopped inside a read.
+ *
+ * A victim is always a transaction someone asked for.  The implicit
+ * transaction of a plain read or write (TXN_IMPLICIT) must never see
+ * ETXNABORT, so when it closes a cycle the youngest transactional member
+ * of the cycle loses instead, and is woken to find out (and so on, for
+ * each cycle the wait closes: the requester is no longer the one member
+ * they all share).  A cycle always
+ * has one: implicit transactions each lock one file, its size first and
+ * then its pages upward (lfs_txn.c, txn_lockrange), so each waits for
+ * more than it holds and they cannot wait for each other in a circle.
+ *
  * An object holds a reference to its file's vnode, so the file (and
  * the pages its transactions keep dirty) stays in core until the last
  * lock on it goes.  Nothing here sleeps but the wait itself, so the
@@ -85,6 +105,10 @@ txn_obj_put(struct txn_obj *o)
 /* Do modes a (of another transaction) and b conflict? */
 #define CONFLICT(a, b)	((a) == TXN_EXCL || (b) == TXN_EXCL)
 
+/* Does lock or request l stand in the way of t's asking for mode? */
+#define BLOCKS(l, t, mode)	((l)->l_txn != (t) && \
+	!((l)->l_flags & TXL_WEAK) && CONFLICT((l)->l_mode, (mode)))
+
 /* Can t have mode on o now?  req: t's request in the queue, or NULL. */
 static int
 txn_grantable(struct txn_obj *o, struct txn *t, int mode,
@@ -93,16 +117,54 @@ txn_grantable(struct txn_obj *o, struct txn *t, int mode,
 	struct txn_lock *l;
 
 	LIST_FOREACH(l, &o->o_granted, l_olink)
-		if (l->l_txn != t && CONFLICT(l->l_mode, mode))
+		if (BLOCKS(l, t, mode))
 			return 0;
 	/* No passing a conflicting request that came first. */
 	TAILQ_FOREACH(l, &o->o_waiting, l_wlink) {
 		if (l == req)
 			break;
-		if (l->l_txn != t && CONFLICT(l->l_mode, mode))
+		if (BLOCKS(l, t, mode))
 			return 0;
 	}
 	return 1;
+}
+
+/*
+ * A weak lock, granted, goes: a writer has the page, or the protection
+ * came off the file.  Its transaction is aborted (its next call fails
+ * with ETXNABORT; a plain read starts over), unless it is over or its
+ * commit is under way, which has read all it will.
+ */
+static void
+txn_breaklock(struct txn_lock *l)
+{
+	struct txn *b = l->l_txn;
+	struct txn_obj *o = l->l_obj;
+
+	LIST_REMOVE(l, l_olink);
+	LIST_REMOVE(l, l_tlink);
+	free(l);
+	txn_obj_put(o);
+	txn_stats.broken++;
+	if (b->t_state != TXN_RUNNING)
+		return;
+	b->t_state = TXN_ABORTED;
+	b->t_flags |= TXN_BROKEN;
+	if (b->t_wait != NULL)
+		wakeup(b->t_wait);
+}
+
+/* t was granted o exclusive: the weak locks others hold on o break. */
+static void
+txn_break(struct txn_obj *o, struct txn *t)
+{
+	struct txn_lock *l, *next;
+
+	for (l = LIST_FIRST(&o->o_granted); l != NULL; l = next) {
+		next = LIST_NEXT(l, l_olink);
+		if (l->l_txn != t && (l->l_flags & TXL_WEAK))
+			txn_breaklock(l);
+	}
 }
 
 /* t's lock on (vp, lbn), granted, or NULL. */
@@ -120,17 +182,26 @@ txn_held(struct txn *t, struct vnode *vp, daddr_t lbn)
 	return NULL;
 }
 
-/* Does any transaction hold or want a lock on a page of vp? */
+/*
+ * May vp's protection come off?  EBUSY while a transaction holds or
+ * wants a lock on it that others must respect; weak ones are broken.
+ */
 int
-txn_file_locked(struct vnode *vp)
+txn_file_release(struct vnode *vp)
 {
 	struct txn *t;
-	struct txn_lock *l;
+	struct txn_lock *l, *next;
 
 	LIST_FOREACH(t, &txn_all, t_all)
 		LIST_FOREACH(l, &t->t_locks, l_tlink)
-			if (l->l_obj->o_vp == vp)
-				return 1;
+			if (l->l_obj->o_vp == vp && !(l->l_flags & TXL_WEAK))
+				return EBUSY;
+	LIST_FOREACH(t, &txn_all, t_all)
+		for (l = LIST_FIRST(&t->t_locks); l != NULL; l = next) {
+			next = LIST_NEXT(l, l_tlink);
+			if (l->l_obj->o_vp == vp && l->l_granted)
+				txn_breaklock(l);
+		}
 	return 0;
 }
 
@@ -151,54 +222,77 @@ txn_grant(struct txn_obj *o)
 				break;
 		if (old != NULL) {
 			old->l_mode = l->l_mode;
+			old->l_flags &= ~TXL_WEAK;
 			LIST_REMOVE(l, l_tlink);
 			l->l_txn->t_wait = NULL;
 			wakeup(l);
 			l->l_obj = NULL;	/* the sleeper sees it granted */
 			l->l_granted = 1;
+			txn_break(o, old->l_txn);
 			continue;
 		}
 		l->l_granted = 1;
 		LIST_INSERT_HEAD(&o->o_granted, l, l_olink);
 		l->l_txn->t_wait = NULL;
 		wakeup(l);
+		if (l->l_mode == TXN_EXCL)
+			txn_break(o, l->l_txn);
 	}
 }
 
 /*
- * Does t's wait lead back to t?  An edge goes from a waiter to each
- * transaction holding or asking first for what conflicts with its
- * request.
+ * Does from's wait lead back to target?  An edge goes from a waiter to
+ * each transaction holding or asking first for what conflicts with its
+ * request (BLOCKS: a weak lock makes none).  An aborted transaction
+ * waits no more: it is on its way out, and its locks with it.  On the
+ * way back along a cycle found, *victim becomes its youngest member
+ * that is not TXN_IMPLICIT.
  */
 static int
-txn_reaches(struct txn *from, struct txn *target)
+txn_reaches(struct txn *from, struct txn *target, struct txn **victim)
 {
 	struct txn_lock *req = from->t_wait, *l;
 	struct txn_obj *o;
 
-	if (req == NULL || from->t_mark == txn_markgen)
+	if (req == NULL || from->t_state == TXN_ABORTED ||
+	    from->t_mark == txn_markgen)
 		return 0;
 	from->t_mark = txn_markgen;
 	o = req->l_obj;
 	LIST_FOREACH(l, &o->o_granted, l_olink)
-		if (l->l_txn != from && CONFLICT(l->l_mode, req->l_mode) &&
-		    (l->l_txn == target || txn_reaches(l->l_txn, target)))
-			return 1;
+		if (BLOCKS(l, from, req->l_mode) && (l->l_txn == target ||
+		    txn_reaches(l->l_txn, target, victim)))
+			goto cycle;
 	TAILQ_FOREACH(l, &o->o_waiting, l_wlink) {
 		if (l == req)
 			break;
-		if (l->l_txn != from && CONFLICT(l->l_mode, req->l_mode) &&
-		    (l->l_txn == target || txn_reaches(l->l_txn, target)))
-			return 1;
+		if (BLOCKS(l, from, req->l_mode) && (l->l_txn == target ||
+		    txn_reaches(l->l_txn, target, victim)))
+			goto cycle;
 	}
 	return 0;
+cycle:
+	if (!(from->t_flags & TXN_IMPLICIT) &&
+	    (*victim == NULL || from->t_id > (*victim)->t_id))
+		*victim = from;
+	return 1;
 }
 
-static int
+/*
+ * Is t, which begins to wait, in a cycle?  Its victim if so (thesis
+ * 5.2.3), NULL if not: t itself, unless t is a plain call's; then the
+ * cycle's youngest transactional member (there is one: see the top of
+ * the file).
+ */
+static struct txn *
 txn_incycle(struct txn *t)
 {
+	struct txn *v = NULL;
+
 	txn_markgen++;
-	return txn_reaches(t, t);
+	if (!txn_reaches(t, t, &v))
+		return NULL;
+	return (t->t_flags & TXN_IMPLICIT) && v != NULL ? v : t;
 }
 
 /* Take a request off its queue (it was not granted) and free it. */
@@ -216,21 +310,26 @@ txn_dequeue(struct txn_lock *req)
 }
 
 /*
- * Lock page lbn of vp (or its size, TXN_SIZE) for t in mode.  Returns 0
- * with the lock in *lp (NULL is allowed), EWOULDBLOCK if it cannot be
- * had now and TXN_WAIT is not given, ETXNABORT if waiting would close a
- * cycle (t is the victim) or t was chosen as one while it slept, EINTR
- * if a signal ended the wait.
+ * Lock page lbn of vp (or its size, TXN_SIZE) for t in mode (shared and
+ * TXN_WEAK: a weak lock, which blocks no one).  Returns 0 with the lock
+ * in *lp (NULL is allowed), EWOULDBLOCK if it cannot be had now and
+ * TXN_WAIT is not given, ETXNABORT if waiting would close a cycle (t is
+ * the victim) or t was aborted while it slept (a victim, or a weak lock
+ * of it broken), EINTR if a signal ended the wait.
  */
 int
 txn_lock(struct txn *t, struct vnode *vp, daddr_t lbn, int mode, int flags,
     struct txn_lock **lp)
 {
 	struct txn_lock *held = txn_held(t, vp, lbn), *req;
+	struct txn *victim;
 	struct txn_obj *o;
+	int weak = (flags & TXN_WEAK) && mode == TXN_SHARED ? TXL_WEAK : 0;
 	int error = 0;
 
 	if (held != NULL && held->l_mode >= mode) {
+		if (!weak)
+			held->l_flags &= ~TXL_WEAK;	/* read by a writer */
 		if (lp)
 			*lp = held;
 		return 0;
@@ -239,15 +338,19 @@ txn_lock(struct txn *t, struct vnode *vp, daddr_t lbn, int mode, int flags,
 	if (txn_grantable(o, t, mode, NULL)) {
 		if (held != NULL) {
 			held->l_mode = mode;		/* an upgrade */
+			held->l_flags &= ~TXL_WEAK;
 		} else {
 			held = malloc(sizeof(*held), M_WAITOK | M_ZERO);
 			held->l_obj = o;
 			held->l_txn = t;
 			held->l_mode = mode;
+			held->l_flags = weak;
 			held->l_granted = 1;
 			LIST_INSERT_HEAD(&o->o_granted, held, l_olink);
 			LIST_INSERT_HEAD(&t->t_locks, held, l_tlink);
 		}
+		if (mode == TXN_EXCL)
+			txn_break(o, t);
 		if (lp)
 			*lp = held;
 		return 0;
@@ -260,6 +363,7 @@ txn_lock(struct txn *t, struct vnode *vp, daddr_t lbn, int mode, int flags,
 	req->l_obj = o;
 	req->l_txn = t;
 	req->l_mode = mode;
+	req->l_flags = weak;
 	if (held != NULL)
 		TAILQ_INSERT_HEAD(&o->o_waiting, req, l_wlink);
 	else
@@ -267,26 +371,38 @@ txn_lock(struct txn *t, struct vnode *vp, daddr_t lbn, int mode, int flags,
 	LIST_INSERT_HEAD(&t->t_locks, req, l_tlink);
 	t->t_wait = req;
 	txn_stats.waits++;
-	if (txn_incycle(t)) {
+	/* A plain call's wait may close several cycles: one victim each. */
+	while ((victim = txn_incycle(t)) != NULL) {
 		txn_stats.victims++;
-		t->t_state = TXN_ABORTED;
-		txn_dequeue(req);
-		return ETXNABORT;
-	}
-	while (!req->l_granted && t->t_state != TXN_ABORTED && error == 0)
-		error = tsleep(req, PCATCH, "txnlock", 0);
-	if (req->l_granted) {
-		if (held != NULL) {
-			free(req);		/* the upgrade is in held */
-			req = held;
+		victim->t_state = TXN_ABORTED;
+		if (victim == t) {
+			txn_dequeue(req);
+			return ETXNABORT;
 		}
-		if (lp)
-			*lp = req;
-		return 0;
+		wakeup(victim->t_wait);	/* it undoes itself; t waits on */
 	}
-	txn_dequeue(req);
-	return t->t_state == TXN_ABORTED ? ETXNABORT :
-	    error == ERESTART ? EINTR : error;
+	while (t->t_wait == req && t->t_state != TXN_ABORTED && error == 0)
+		error = tsleep(req, PCATCH, "txnlock", 0);
+	if (t->t_wait == req) {		/* still waiting: aborted, a signal */
+		txn_dequeue(req);
+		return t->t_state == TXN_ABORTED ? ETXNABORT :
+		    error == ERESTART ? EINTR : error;
+	}
+	/*
+	 * Granted (txn_grant cleared t_wait).  A weak lock may have been
+	 * broken since, and freed: then t is aborted, and req is not to be
+	 * looked at.  An upgrade's request is strong, and txn_grant left it
+	 * to us (l_obj NULL): the lock is held.
+	 */
+	if (held != NULL && req->l_obj == NULL) {
+		free(req);
+		req = held;
+	}
+	if (t->t_state == TXN_ABORTED)
+		return ETXNABORT;
+	if (lp)
+		*lp = req;
+	return 0;
 }
 
 /* Strict 2PL's one release: every lock and request of t. */
@@ -312,8 +428,8 @@ txn_unlockall(struct txn *t)
 
 /*
  * txn_detect (thesis 5.2.3): abort one member of each cycle of waiters,
- * the youngest, and wake it; its read or write returns ETXNABORT.  How
- * many were aborted.
+ * the youngest that is not a plain call's, and wake it; its read or
+ * write returns ETXNABORT.  How many were aborted.
  */
 int
 txn_detect_all(void)
@@ -325,7 +441,8 @@ txn_detect_all(void)
 		victim = NULL;
 		LIST_FOREACH(t, &txn_all, t_all)
 			if (t->t_wait != NULL && t->t_state != TXN_ABORTED &&
-			    txn_incycle(t) && (victim == NULL ||
+			    !(t->t_flags & TXN_IMPLICIT) &&
+			    txn_incycle(t) != NULL && (victim == NULL ||
 			    t->t_id > victim->t_id))
 				victim = t;
 		if (victim == NULL)

@@ -6,7 +6,8 @@
 
 The waits-for edges are the deadlock detector's (lfs_txnlock.c): a waiting
 request waits for every other transaction that holds, or asked first for,
-a lock its mode conflicts with.  Set a breakpoint on txn_lock's tsleep, or
+a lock its mode conflicts with, unless that lock is weak (a reader's that
+may not write the file: it blocks no one).  Set a breakpoint on txn_lock's tsleep, or
 on txn_incycle, and run "txn" to see the graph a deadlock is found in.
 """
 import gdb
@@ -15,6 +16,7 @@ STATES = {1: "running", 2: "committing", 3: "forcing", 4: "committed",
           5: "aborted"}
 MODES = {1: "S", 2: "X"}
 TXN_SIZE = 0x7fffffff
+TXL_CREATED, TXL_WEAK = 0x01, 0x04
 
 
 def tailq(head, field):
@@ -38,8 +40,10 @@ def obj_name(o) -> str:
     return f"ino {ino} " + ("size" if lbn == TXN_SIZE else f"page {lbn}")
 
 
-def conflicts(a: int, b: int) -> bool:
-    return a == 2 or b == 2
+def blocks(l, t, mode: int) -> bool:
+    """Does lock or request l stand in the way of t's asking for mode?"""
+    return (int(l["l_txn"]) != int(t) and not int(l["l_flags"]) & TXL_WEAK
+            and (int(l["l_mode"]) == 2 or mode == 2))
 
 
 def waits_for(t) -> list[int]:
@@ -49,12 +53,12 @@ def waits_for(t) -> list[int]:
         return []
     o, mode, out = req["l_obj"], int(req["l_mode"]), []
     for l in tailq(o["o_granted"], "l_olink"):
-        if int(l["l_txn"]) != int(t) and conflicts(int(l["l_mode"]), mode):
+        if blocks(l, t, mode):
             out.append(int(l["l_txn"]["t_id"]))
     for l in tailq(o["o_waiting"], "l_wlink"):
         if int(l) == int(req):
             break
-        if int(l["l_txn"]) != int(t) and conflicts(int(l["l_mode"]), mode):
+        if blocks(l, t, mode):
             out.append(int(l["l_txn"]["t_id"]))
     return out
 
@@ -77,7 +81,10 @@ class Txn(gdb.Command):
                   f"{p['p_comm'].string()}, {int(t['t_ndirty'])} dirty pages")
             for l in tailq(t["t_locks"], "l_tlink"):
                 how = "held" if int(l["l_granted"]) else "WAITS FOR"
-                extra = " (made by it)" if int(l["l_flags"]) & 1 else ""
+                extra = " (made by it)" if int(l["l_flags"]) & TXL_CREATED \
+                    else ""
+                if int(l["l_flags"]) & TXL_WEAK:
+                    extra += " (weak: blocks no one)"
                 if int(l["l_obj"]["o_lbn"]) == TXN_SIZE:
                     extra += f" (size before: {int(l['l_oldsize'])})"
                 print(f"  {how:>9} {MODES.get(int(l['l_mode']), '?')} "

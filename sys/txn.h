@@ -34,6 +34,9 @@ struct txnstats {
 	u_int32_t gcwait;		/* group commit: ms a committer waits */
 	u_int32_t gcmin;		/* ... or until this many are queued */
 	u_int32_t maxdirty;		/* NO-STEAL's limit, in pages */
+	/* since boot, as those above */
+	u_int32_t broken;		/* read locks of those who may not
+					 * write the file that writers broke */
 };
 
 #ifndef KERNEL

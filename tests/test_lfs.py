@@ -92,3 +92,20 @@ def test_mount_refuses_a_file_system_that_is_not_lfs(guest):
     out, status = guest.run("mount -r -t lfs /dev/sd1a /mnt")
     assert status != 0 and "bad superblock" in out
     assert guest.ok("echo alive").strip() == "alive"
+
+
+def test_a_file_forced_data_only_then_removed_lets_the_file_system_go(guest):
+    """fsync of an overwrite writes only the data (IN_DATAONLY: the inode
+    follows later).  Removed before that, the file's freed inode was never
+    written, so it stayed dirty and held: umount said EBUSY for good.  The
+    same for a protected file's commit."""
+    newfs_lfs(guest)
+    guest.ok("mount -n -t lfs /dev/sd1a /mnt")
+    for name, protect in (("plain", False), ("protected", True)):
+        f = f"/mnt/{name}"
+        guest.ok(f"dd if=/dev/zero of={f} bs=4096 count=2 2>/dev/null && "
+                 f"fsync {f}" + (f" && chflags txn {f}" if protect else ""))
+        guest.ok(f"dd if=/dev/zero of={f} bs=4096 count=1 conv=notrunc "
+                 f"2>/dev/null && fsync {f} && rm {f}")
+    guest.ok("umount /mnt")
+    dumplfs_ok(guest)

@@ -107,3 +107,140 @@ def test_a_forced_unmount_ends_the_transactions_open_on_it(guest):
     fslib.check_program(guest, "txntests", "-d /mnt -t commit")
     guest.ok("umount /mnt")
     fslib.fsck_lfs_clean(guest, "-n")
+
+
+# --- NO-STEAL's limit and the buffer cache (issue 21, item 3) ---------------
+
+def txnstat_maxdirty(g) -> int:
+    m = re.search(r"txn_maxdirty (\d+)", g.ok("txnstat"))
+    assert m, "txnstat shows no txn_maxdirty"
+    return int(m.group(1))
+
+
+def test_a_txn_maxdirty_above_the_cache_is_cut_down_and_said(guests):
+    """txn_maxdirty=1000000 on a 6 MB cache: pinned, those pages would fill
+    the cache and every process would wait for a buffer (no shell command
+    completed).  The kernel takes what the cache can pin, says so at boot,
+    and the transaction that reaches it gets ENOBUFS; the system goes on."""
+    g = guests.boot(kargs="txn_maxdirty=1000000")
+    fslib.lfs(g)
+    fslib.check_program(g, "txntests", "-d /mnt -t limit")
+    g.ok("dd if=/dev/zero of=/mnt/plain bs=64k count=64 2>/dev/null && ls /mnt")
+    g.ok("umount /mnt")
+    fslib.fsck_lfs_clean(g, "-n")
+    m = re.search(r"txn: txn_maxdirty=1000000 is more than the buffer cache "
+                  r"can pin below LFS's stop-access threshold; using (\d+) "
+                  r"\((\d+) KB\)", g.boot_log)
+    assert m, g.boot_log
+    assert txnstat_maxdirty(g) == int(m.group(1))
+
+
+def test_big_blocks_are_limited_by_the_bytes_the_cache_can_pin(guest):
+    """With 64 KB blocks the default limit, an eighth of the buffers, is
+    26 MB of pages in a 6 MB cache: the bytes pinned must stop the
+    transaction before the cache is full."""
+    guest.ok("newfs_lfs -b 65536 /dev/rsd1a > /dev/null && "
+             "mount -n -t lfs /dev/sd1a /mnt")
+    fslib.check_program(guest, "txntests", "-d /mnt -t limit")
+    fslib.check_program(guest, "txntests", "-d /mnt -t commit")
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")
+
+
+def test_a_txn_maxdirty_the_cache_can_pin_is_taken_and_said(guests):
+    g = guests.boot(kargs="txn_maxdirty=100")
+    assert "txn: txn_maxdirty=100 pages" in g.boot_log, g.boot_log
+    assert txnstat_maxdirty(g) == 100
+    fslib.lfs(g)
+    fslib.check_program(g, "txntests", "-d /mnt -t limit")
+
+
+def test_a_txn_maxdirty_that_is_no_number_of_pages_is_refused(guests):
+    g = guests.boot(kargs="txn_maxdirty=lots")
+    m = re.search(r"txn: txn_maxdirty=lots is not a number of pages; "
+                  r"using (\d+)", g.boot_log)
+    assert m, g.boot_log
+    assert txnstat_maxdirty(g) == int(m.group(1)) > 1
+
+
+# --- plain calls and deadlock victims (issue 21, item 5) ---------------------
+
+def test_a_plain_call_that_closes_a_cycle_is_never_its_victim(guest):
+    """A plain read, and a plain write, wait for a transaction's page and
+    then close a cycle with another transaction: that transaction is the
+    victim, the plain call goes through."""
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt -t plaincycle")
+
+
+def test_plain_reads_and_writes_among_deadlocking_transactions_never_fail(guest):
+    """Eight transactions at a time with deadlocks, a plain 64 KB reader and
+    a plain writer among them (15% of the reads failed with ETXNABORT):
+    no plain call fails, every plain read sees a committed state, and
+    txnstat's victims are all transactions' (implicit ones never abort)."""
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt -t plainload")
+    stats = guest.ok("txnstat")
+    m = re.search(r"begins (\d+) implicit (\d+) commits (\d+) aborts (\d+) "
+                  r"victims (\d+)", stats)
+    assert m, stats
+    begins, implicit, commits, aborts, victims = map(int, m.groups())
+    assert victims > 0 and commits + aborts == begins + implicit, stats
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")
+
+
+def test_filling_a_hole_waits_for_the_size_lock_and_does_not_spin(guest):
+    """A transaction (and a plain write) filling a hole needs the size lock
+    a transaction that appended holds.  The write asked for it without
+    waiting, again and again, in the kernel: nothing else ran, not even
+    the shell.  It must wait for it, and both must commit."""
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt -t holefill")
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")
+
+
+# --- who may block whom (issue 21, item 4) -----------------------------------
+
+def test_a_reader_who_may_not_write_blocks_no_one(guest):
+    """root's protected file, mode 644; student's processes (txntests'
+    children, setuid 1000) hold its pages in a transaction, or stop inside
+    a plain read: the owner's transaction, its plain write, a plain read
+    and chflags notxn all go through (they waited as long as the reader
+    lived); the reader's transaction is aborted instead.  A reader who may
+    write (mode 666) still makes the writer wait."""
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt -t dos")
+    stats = guest.ok("txnstat")
+    m = re.search(r"read locks broken (\d+)", stats)
+    assert m and int(m.group(1)) > 0, stats
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")
+
+
+def test_student_holding_roots_file_in_a_transaction_stalls_no_command(guest):
+    """From the shell: student begins a transaction, reads every page of
+    root's protected ledger and sleeps in the background.  root's dd into
+    the ledger, student's cat of it and chflags all complete; then the
+    sleeper's commit fails with ETXNABORT."""
+    fslib.lfs(guest)
+    d = "/mnt/txntests.d"
+    guest.ok(f"mkdir {d} && dd if=/dev/zero of={d}/ledger bs=4096 count=16 "
+             f"2>/dev/null && fsync {d}/ledger && chmod 644 {d}/ledger && "
+             f"chflags txn {d}/ledger")
+    guest.send("su student -c '/usr/tests/txntests -d /mnt -t readhold' &\n")
+    guest.expect(r"readhold: pid (\d+) holds 16 pages")
+    pid = guest.child.match.group(1)
+    guest.ok("echo ready")                  # the prompt is back
+    guest.ok(f"echo owner | dd of={d}/ledger conv=notrunc 2>/dev/null",
+             timeout=30)
+    assert guest.ok(f"su student -c 'od -c {d}/ledger' | head -1",
+                    timeout=30).split()[1:6] == list("owner")
+    guest.ok(f"chflags notxn {d}/ledger && chflags txn {d}/ledger",
+             timeout=30)
+    out = guest.ok(f"kill -USR1 {pid}; wait")
+    assert "commit fails with ETXNABORT: ok" in out, out
+    assert "2 passed, 0 failed" in out, out
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")

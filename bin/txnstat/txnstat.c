@@ -27,6 +27,8 @@ main(int argc, char *argv[])
 		err(1, "txnstats");
 	printf("begins %u implicit %u commits %u aborts %u victims %u\n",
 	    s.begins, s.implicit, s.commits, s.aborts, s.victims);
+	printf("read locks broken %u (of readers who may not write)\n",
+	    s.broken);
 	printf("lock waits %u\n", s.waits);
 	printf("group commits %u of %u transactions (mean %u.%02u), "
 	    "pages forced %u\n", s.groups, s.group_txns,

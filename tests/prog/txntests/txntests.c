@@ -24,15 +24,29 @@
  *   implicit	a read outside a transaction waits for a writer's commit
  *		and sees all of it; a write outside one is its own
  *   truncate	refused inside a transaction, a transaction outside one
- *   limit	a transaction dirtying more than txn_maxdirty pages gets
- *		ENOBUFS and is aborted; the file is as before
+ *   limit	a transaction dirtying more than txn_maxdirty pages (or
+ *		more bytes than the cache can pin) gets ENOBUFS and is
+ *		aborted; the file is as before
  *   nosteal	sync while a transaction holds dirty pages, then abort:
  *		as before, and txnstat's steals stay 0
  *   cleaner	the cleaner cleaning every segment while a transaction
  *		holds a page dirty: after the abort the page is as before
  *   aborted	a victim's later calls fail with ETXNABORT until it ends
+ *   plaincycle	a plain read, and a plain write, that close a cycle of
+ *		waiters: the transaction in the cycle is the victim
+ *   holefill	filling a hole while another transaction holds the size
+ *		(it appended): the filler waits for it, and both commit
+ *   dos	a user who may only read a file (uid 1000; root owns it)
+ *		holds its pages in a transaction, or stops inside a plain
+ *		read: the owner's writers and plain readers do not wait;
+ *		a reader who may write does make the writer wait; and
+ *		plainload with the plain reader as that user
+ *   plainload	plain 64 KB reads and 16 KB writes among eight deadlocking
+ *		transactions: none fails, every read sees a committed state
  *   forceumount (only when asked, -d naming the mount point) umount -f
  *		with transactions open: each ends, none reaches the disk
+ *   readhold	(only when asked) read every page of ledger in a
+ *		transaction and hold them until SIGUSR1, then commit
  */
 #include <sys/types.h>
 #include <sys/mount.h>
@@ -135,6 +149,15 @@ await(int fd, int n)
 
 	while (n-- > 0)
 		read(fd, &c, 1);
+}
+
+/* Drop to student (uid 1000), who may read root's files of mode 644. */
+#define STUDENT		1000
+
+static int
+become_student(void)
+{
+	return setgid(STUDENT) == 0 && setuid(STUDENT) == 0 ? 0 : -1;
 }
 
 static void
@@ -611,24 +634,33 @@ test_truncate(void)
 	unlink(tpath("t"));
 }
 
+/*
+ * Pages of the file system's own block size (newfs_lfs -b): with 64 KB
+ * blocks an eighth of the buffers is more than the whole cache, and the
+ * bytes the cache can pin must stop the transaction first.
+ */
 static void
 test_limit(void)
 {
 	struct txnstats s;
-	int fd, i, r = 0, e = 0, max;
+	struct stat st;
+	int fd, i, r = 0, e = 0, max, bs;
 
 	txnstats(&s, 0);
 	max = s.maxdirty;
 	fd = mkfile(tpath("big"), 2);
+	fstat(fd, &st);
+	bs = st.st_blksize;
 	txn_begin();
-	memset(buf, 'L', PAGE);
+	memset(buf, 'L', bs);
 	for (i = 0; i <= max + 1; i++)
-		if ((r = pwrite_at(fd, (off_t)i * PAGE, buf, PAGE)) != PAGE) {
+		if ((r = pwrite_at(fd, (off_t)i * bs, buf, bs)) != bs) {
 			e = errno;
 			break;
 		}
-	check(r < 0 && e == ENOBUFS, "more dirty pages than txn_maxdirty: "
-	    "ENOBUFS", "page %d of %d: %d errno %d", i, max, r, e);
+	check(r < 0 && e == ENOBUFS, "more dirty pages than txn_maxdirty, or "
+	    "than the cache can pin: ENOBUFS", "page %d of %d (%d bytes): %d "
+	    "errno %d", i, max, bs, r, e);
 	r = pwrite_at(fd, 0, buf, 1);
 	e = errno;
 	check(r < 0 && e == ETXNABORT, "... and it is aborted: the next write "
@@ -869,6 +901,687 @@ test_forceumount(void)
 	close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
 }
 
+/*
+ * A plain read or write (no transaction) that closes a cycle of waiters:
+ * T2 holds page 0 and the plain call waits for it; T holds page 1 and
+ * wants page 0, behind the plain call; T2 commits, the plain call gets
+ * page 0 and wants page 1, which closes the cycle.  It used to be the
+ * victim and fail with ETXNABORT; T, which asked for a transaction, must
+ * be, and the plain call sees T2's page and not T's.
+ */
+static void
+plain_cycle(int write)
+{
+	int fd = mkfile(tpath("pc"), 2), ready[2], go1[2], go2[2], r, e;
+	struct txnstats ts;
+	pid_t t2, t, p;
+	char what[128];
+	int st2, st, stp;
+
+	close(fd);
+	pipe(ready), pipe(go1), pipe(go2);
+	if ((t2 = fork()) == 0) {		/* page 0, then commits */
+		fd = open(tpath("pc"), O_RDWR);
+		memset(buf, 'B', PAGE);
+		if (txn_begin() < 0 || pwrite_at(fd, 0, buf, PAGE) != PAGE)
+			_exit(10);
+		post(ready[1]);
+		await(go2[0], 1);
+		_exit(txn_commit() == 0 ? 0 : 11);
+	}
+	await(ready[0], 1);
+	if ((t = fork()) == 0) {		/* page 1, then page 0 */
+		fd = open(tpath("pc"), O_RDWR);
+		memset(buf, 'T', PAGE);
+		if (txn_begin() < 0 || pwrite_at(fd, PAGE, buf, PAGE) != PAGE)
+			_exit(10);
+		post(ready[1]);
+		await(go1[0], 1);
+		if (pwrite_at(fd, 0, buf, PAGE) == PAGE)
+			_exit(txn_commit() == 0 ? 0 : 11);
+		e = errno;
+		txn_abort();
+		_exit(e == ETXNABORT ? VICTIM : 12);
+	}
+	await(ready[0], 1);
+	txnstats(&ts, 0);
+	if ((p = fork()) == 0) {		/* the plain call, both pages */
+		fd = open(tpath("pc"), O_RDWR);
+		memset(buf, 'P', 2 * PAGE);
+		r = write ? pwrite_at(fd, 0, buf, 2 * PAGE) :
+		    pread_at(fd, 0, buf, 2 * PAGE);
+		if (r < 0)
+			_exit(errno == ETXNABORT ? 1 : 2);
+		if (r != 2 * PAGE)
+			_exit(3);
+		if (!write && (buf[0] != 'B' || buf[PAGE - 1] != 'B' ||
+		    buf[PAGE] != 'b' || buf[2 * PAGE - 1] != 'b'))
+			_exit(4);		/* not T2's page 0, T's page 1 */
+		_exit(0);
+	}
+	check(waits_reach(ts.waits + 1), write ? "a plain write waits for a "
+	    "transaction's page" : "a plain read waits for a transaction's "
+	    "page", "no wait seen");
+	post(go1[1]);
+	check(waits_reach(ts.waits + 2), write ? "... and a transaction "
+	    "waits behind the write" : "... and a transaction waits behind the "
+	    "read", "no wait seen");
+	post(go2[1]);
+	st2 = reap(t2);
+	st = reap(t);
+	stp = reap(p);
+	snprintf(what, sizeof(what), "a plain %s that closes a cycle is never "
+	    "its victim: the transaction in it is, and the %s goes through",
+	    write ? "write" : "read", write ? "write" : "read");
+	check(exited_with(stp, 0) && exited_with(st, VICTIM) &&
+	    exited_with(st2, 0), what, "plain call %#x (1: ETXNABORT, 4: "
+	    "wrong data), transaction %#x, holder %#x", stp, st, st2);
+	if (write)
+		check(slurp(tpath("pc")) == 2 * PAGE && buf2[0] == 'P' &&
+		    buf2[2 * PAGE - 1] == 'P', "... and the plain write is "
+		    "there whole", "size %d, %c", slurp(tpath("pc")), buf2[0]);
+	close(ready[0]), close(ready[1]), close(go1[0]), close(go1[1]);
+	close(go2[0]), close(go2[1]);
+	unlink(tpath("pc"));
+}
+
+static void
+test_plaincycle(void)
+{
+	plain_cycle(0);
+	plain_cycle(1);
+}
+
+/*
+ * The load of issue 21: eight transactions at a time move units between
+ * the 16 pages of a file (read two, write both: upgrades, deadlocks) and
+ * read one of four more pages, while a plain reader reads the 16 pages,
+ * 64 KB at a time, and a plain writer rewrites the four others, 16 KB at
+ * a time.  No plain call may fail (15% of the reads failed with
+ * ETXNABORT), every plain read sees the units all there, and every
+ * transaction that commits keeps them all there.
+ */
+#define LOAD_PAGES	16
+#define LOAD_UNITS	100		/* per page, at first */
+#define LOAD_WRITERS	8
+#define LOAD_TXNS	25
+
+struct plainres {
+	int	write, calls, aborted, bad, errors;
+};
+
+static void
+load_page(int v)
+{
+	memset(buf, v & 0x7f, PAGE);
+	memcpy(buf, &v, sizeof(v));
+}
+
+static int
+load_value(const char *page, int *v)
+{
+	int j;
+
+	memcpy(v, page, sizeof(*v));
+	for (j = sizeof(*v); j < PAGE; j++)
+		if (page[j] != (*v & 0x7f))
+			return -1;		/* torn */
+	return 0;
+}
+
+static void
+load_writer(int i)
+{
+	int fd = open(tpath("load"), O_RDWR), k, a, b, va, vb, c;
+	unsigned seed = 7 * i + 1;
+
+	for (k = 0; k < LOAD_TXNS; ) {
+		seed = seed * 1103515245 + 12345;
+		a = (seed >> 8) % LOAD_PAGES;
+		b = (a + 1 + (seed >> 16) % (LOAD_PAGES - 1)) % LOAD_PAGES;
+		c = LOAD_PAGES + (seed >> 4) % 4;
+		txn_begin();
+		if (pread_at(fd, (off_t)a * PAGE, buf2, PAGE) != PAGE ||
+		    load_value(buf2, &va) < 0 ||
+		    pread_at(fd, (off_t)c * PAGE, buf2, PAGE) != PAGE ||
+		    pread_at(fd, (off_t)b * PAGE, buf2, PAGE) != PAGE ||
+		    load_value(buf2, &vb) < 0)
+			goto failed;
+		load_page(va - 1);
+		if (pwrite_at(fd, (off_t)a * PAGE, buf, PAGE) != PAGE)
+			goto failed;
+		load_page(vb + 1);
+		if (pwrite_at(fd, (off_t)b * PAGE, buf, PAGE) != PAGE)
+			goto failed;
+		if (txn_commit() == 0)
+			k++;
+		else if (errno != ETXNABORT)
+			_exit(5);
+		continue;
+failed:
+		if (errno != ETXNABORT)
+			_exit(4);
+		txn_abort();
+	}
+	_exit(0);
+}
+
+/*
+ * Plain calls until stop reads end-of-file; the tally into res.  A
+ * reader as student, who may not write the file, if ro: its weak locks
+ * break under the writers, and its reads start over.
+ */
+static void
+load_plain(int writer, int ro, int stop, int res)
+{
+	struct plainres pr = { writer, 0, 0, 0, 0 };
+	int fd, r, i, v, sum, n = 0;
+	char c;
+
+	if (ro && become_student() < 0)
+		_exit(10);
+	fd = open(tpath("load"), writer ? O_RDWR : O_RDONLY);
+
+	fcntl(stop, F_SETFL, O_NONBLOCK);
+	while (read(stop, &c, 1) != 0) {
+		if (writer) {
+			for (i = 0; i < 4; i++) {
+				memset(buf + i * PAGE, 'A' + n % 26, PAGE);
+				memcpy(buf + i * PAGE, &n, sizeof(n));
+			}
+			r = pwrite_at(fd, (off_t)LOAD_PAGES * PAGE, buf,
+			    4 * PAGE);
+			n++;
+		} else
+			r = pread_at(fd, 0, buf, LOAD_PAGES * PAGE);
+		pr.calls++;
+		if (r < 0 && errno == ETXNABORT)
+			pr.aborted++;
+		else if (r != (writer ? 4 : LOAD_PAGES) * PAGE)
+			pr.errors++;
+		else if (!writer) {
+			for (i = sum = 0; i < LOAD_PAGES; i++) {
+				if (load_value(buf + i * PAGE, &v) < 0)
+					break;
+				sum += v;
+			}
+			if (i < LOAD_PAGES || sum != LOAD_PAGES * LOAD_UNITS)
+				pr.bad++;
+		}
+	}
+	write(res, &pr, sizeof(pr));
+	_exit(0);
+}
+
+static void
+plain_load(int ro)
+{
+	const char *who = ro ? " (the reader as student, who may not write)" :
+	    "";
+	int fd, i, stop[2], res[2], bad = 0, v, sum;
+	struct plainres rd, wr;
+	struct txnstats before, after;
+	pid_t w[LOAD_WRITERS], pr, pw;
+	char what[160];
+
+	unlink(tpath("load"));
+	fd = open(tpath("load"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	for (i = 0; i < LOAD_PAGES + 4; i++) {
+		load_page(i < LOAD_PAGES ? LOAD_UNITS : 0);
+		write(fd, buf, PAGE);
+	}
+	fsync(fd);
+	close(fd);
+	chflags(tpath("load"), UF_TXN);
+	txnstats(&before, 0);
+	pipe(stop), pipe(res);
+	if ((pr = fork()) == 0) {
+		close(stop[1]);
+		load_plain(0, ro, stop[0], res[1]);
+	}
+	if ((pw = fork()) == 0) {
+		close(stop[1]);
+		load_plain(1, 0, stop[0], res[1]);
+	}
+	for (i = 0; i < LOAD_WRITERS; i++)
+		if ((w[i] = fork()) == 0) {
+			close(stop[1]);
+			load_writer(i);
+		}
+	for (i = 0; i < LOAD_WRITERS; i++)
+		if (!exited_with(reap(w[i]), 0))
+			bad++;
+	close(stop[1]);
+	reap(pr);
+	reap(pw);
+	read(res[0], &rd, sizeof(rd));
+	read(res[0], &wr, sizeof(wr));
+	if (rd.write) {
+		struct plainres x = rd;
+
+		rd = wr;
+		wr = x;
+	}
+	txnstats(&after, 0);
+	snprintf(what, sizeof(what), "8 transactions at a time moving units "
+	    "between pages, with deadlocks, each commit 25 times%s", who);
+	check(bad == 0, what, "%d failed (victims %u)", bad,
+	    after.victims - before.victims);
+	snprintf(what, sizeof(what), "... and some of them were deadlock "
+	    "victims%s", who);
+	check(after.victims > before.victims, what, "none were");
+	snprintf(what, sizeof(what), "plain reads and writes among them never "
+	    "fail (no ETXNABORT)%s", who);
+	check(rd.aborted + wr.aborted == 0 && rd.errors + wr.errors == 0,
+	    what, "%d reads: %d ETXNABORT, %d other errors; %d writes: %d "
+	    "ETXNABORT, %d other errors", rd.calls, rd.aborted, rd.errors,
+	    wr.calls, wr.aborted, wr.errors);
+	snprintf(what, sizeof(what), "every plain read sees all the units "
+	    "(each a committed state)%s", who);
+	check(rd.calls > 0 && wr.calls > 0 && rd.bad == 0, what, "%d of %d "
+	    "reads saw a torn page or a wrong sum", rd.bad, rd.calls);
+	fd = open(tpath("load"), O_RDONLY);
+	for (i = sum = 0; i < LOAD_PAGES; i++)
+		if (pread_at(fd, (off_t)i * PAGE, buf, PAGE) == PAGE &&
+		    load_value(buf, &v) == 0)
+			sum += v;
+	close(fd);
+	snprintf(what, sizeof(what), "... and so does the file at the end%s",
+	    who);
+	check(sum == LOAD_PAGES * LOAD_UNITS, what, "%d units, not %d", sum,
+	    LOAD_PAGES * LOAD_UNITS);
+	close(stop[0]), close(res[0]), close(res[1]);
+	unlink(tpath("load"));
+}
+
+static void
+test_plainload(void)
+{
+	plain_load(0);
+}
+
+/*
+ * Filling a hole adds a block, so it needs the file's size lock, which
+ * a transaction that appended holds: the write must wait for it (it
+ * spun in the kernel, asking again and again, and nothing else ran).
+ * In a transaction, and as a plain write.
+ */
+static void
+hole_fill(int plain)
+{
+	int fd, ready[2], go[2], r, e, st;
+	struct txnstats ts;
+	pid_t app, fill;
+	char what[128];
+
+	unlink(tpath("hf"));
+	fd = open(tpath("hf"), O_RDWR | O_CREAT | O_TRUNC, 0644);
+	memset(buf, 'a', PAGE);
+	pwrite_at(fd, 0, buf, PAGE);
+	pwrite_at(fd, 3 * PAGE, buf, PAGE);	/* pages 1 and 2 a hole */
+	fsync(fd);
+	close(fd);
+	chflags(tpath("hf"), UF_TXN);
+	pipe(ready), pipe(go);
+	if ((app = fork()) == 0) {		/* appends, holds the size */
+		fd = open(tpath("hf"), O_RDWR);
+		memset(buf, 'A', PAGE);
+		if (txn_begin() < 0 || pwrite_at(fd, 4 * PAGE, buf, PAGE) != PAGE)
+			_exit(10);
+		post(ready[1]);
+		await(go[0], 1);
+		_exit(txn_commit() == 0 ? 0 : 11);
+	}
+	await(ready[0], 1);
+	txnstats(&ts, 0);
+	if ((fill = fork()) == 0) {		/* fills page 1 */
+		fd = open(tpath("hf"), O_RDWR);
+		memset(buf, 'F', PAGE);
+		if (!plain && txn_begin() < 0)
+			_exit(10);
+		r = pwrite_at(fd, PAGE, buf, PAGE);
+		e = errno;
+		if (r != PAGE)
+			_exit(e == ETXNABORT ? 12 : 13);
+		_exit(plain || txn_commit() == 0 ? 0 : 14);
+	}
+	snprintf(what, sizeof(what), "a %s filling a hole waits for the size "
+	    "lock a transaction that appended holds", plain ? "plain write" :
+	    "transaction");
+	check(waits_reach(ts.waits + 1), what, "no wait seen");
+	post(go[1]);
+	st = reap(app);
+	r = reap(fill);
+	snprintf(what, sizeof(what), "... and both commit: the %s's hole "
+	    "filled, the file grown", plain ? "plain write" : "transaction");
+	check(exited_with(st, 0) && exited_with(r, 0) && slurp(tpath("hf")) ==
+	    5 * PAGE && buf2[PAGE] == 'F' && buf2[2 * PAGE] == 0 &&
+	    buf2[4 * PAGE] == 'A', what, "appender %#x filler %#x, size %d",
+	    st, r, slurp(tpath("hf")));
+	close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
+	unlink(tpath("hf"));
+}
+
+static void
+test_holefill(void)
+{
+	hole_fill(0);
+	hole_fill(1);
+}
+
+/*
+ * Who may block whom (issue 21): the protected file belongs to root; a
+ * process of student (uid 1000) may read it, and write it only if mode
+ * says so.  A lock of a process that may not write the file makes no
+ * one wait: a writer breaks it.  The owner's calls run under a watchdog
+ * (reap_within): before, they waited as long as the reader's process
+ * lived.
+ */
+#define WATCHDOG	20		/* seconds: far more than any step */
+
+/* Reap pid, killing it if it is not done within WATCHDOG seconds. */
+static int
+reap_within(pid_t pid)
+{
+	int i, status;
+
+	for (i = 0; i < WATCHDOG * 100; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	return reap(pid);
+}
+
+/* A protected file of root's, npages as mkfile makes them, in mode. */
+static void
+mkshared(const char *name, int npages, mode_t mode)
+{
+	close(mkfile(name, npages));
+	chmod(name, mode);
+}
+
+/* The owner (root) writes a page, in a transaction or not: a child. */
+static pid_t
+owner_write(const char *name, int page, int letter, int intxn)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid != 0)
+		return pid;
+	fd = open(name, O_RDWR);
+	memset(buf, letter, PAGE);
+	if (intxn && txn_begin() < 0)
+		_exit(10);
+	if (pwrite_at(fd, (off_t)page * PAGE, buf, PAGE) != PAGE)
+		_exit(errno == ETXNABORT ? 11 : 12);
+	_exit(!intxn || txn_commit() == 0 ? 0 : 13);
+}
+
+/* A plain read of the whole file as student: a child, 0 if it read it. */
+static pid_t
+student_read(const char *name, int npages)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid != 0)
+		return pid;
+	if (become_student() < 0 || (fd = open(name, O_RDONLY)) < 0)
+		_exit(10);
+	_exit(pread_at(fd, 0, buf, npages * PAGE) == npages * PAGE ? 0 :
+	    errno == ETXNABORT ? 11 : 12);
+}
+
+/*
+ * student begins a transaction, reads every page of root's file, and
+ * sleeps.  The owner's transaction and plain write of those pages, and
+ * a plain read, go through without waiting; the reader's transaction
+ * pays: its next read and its commit fail with ETXNABORT, and the one
+ * it begins then reads what the owner wrote.
+ */
+static void
+test_dosread(void)
+{
+	const char *f = tpath("dos");
+	int ready[2], go[2], st, r;
+	pid_t rd, w, pr;
+
+	mkshared(f, 8, 0644);
+	pipe(ready), pipe(go);
+	if ((rd = fork()) == 0) {
+		int fd;
+
+		if (become_student() < 0 || (fd = open(f, O_RDONLY)) < 0)
+			_exit(10);
+		if (txn_begin() < 0 || pread_at(fd, 0, buf, 8 * PAGE) != 8 * PAGE)
+			_exit(11);
+		post(ready[1]);
+		await(go[0], 1);
+		if (pread_at(fd, 0, buf, PAGE) >= 0 || errno != ETXNABORT)
+			_exit(12);
+		if (txn_commit() >= 0 || errno != ETXNABORT)
+			_exit(13);
+		if (txn_begin() < 0 || pread_at(fd, 0, buf, 8 * PAGE) !=
+		    8 * PAGE || txn_commit() < 0)
+			_exit(14);
+		_exit(buf[3 * PAGE] == 'W' && buf[5 * PAGE] == 'O' ? 0 : 15);
+	}
+	await(ready[0], 1);
+	w = owner_write(f, 3, 'W', 1);
+	pr = student_read(f, 8);	/* it queued behind the writer */
+	r = reap_within(pr);
+	st = reap_within(w);
+	check(exited_with(st, 0), "a reader that may not write holds every "
+	    "page in a transaction: the owner's transaction writes one anyway",
+	    "status %#x (a signal: it waited)", st);
+	check(exited_with(r, 0), "... and a plain read of them all does not "
+	    "wait either", "status %#x (a signal: it waited)", r);
+	st = reap_within(owner_write(f, 5, 'O', 0));
+	check(exited_with(st, 0), "... nor the owner's plain write of another",
+	    "status %#x (a signal: it waited)", st);
+	post(go[1]);
+	r = reap(rd);
+	check(exited_with(r, 0), "... the reader's transaction pays: its next "
+	    "read and its commit fail with ETXNABORT, a new one reads the "
+	    "owner's pages", "status %#x (12: read, 13: commit, 15: data)", r);
+	close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
+	unlink(f);
+}
+
+/*
+ * A plain read by student waits for a page the owner's transaction
+ * holds, holding the pages before it, and is stopped there (SIGSTOP).
+ * The owner's second transaction writes one of those pages without
+ * waiting for the stopped reader; continued, the read starts over and
+ * returns a committed state, never ETXNABORT.
+ */
+static void
+test_dosstop(void)
+{
+	const char *f = tpath("dosstop");
+	int ready[2], go[2], st, r;
+	struct txnstats ts;
+	pid_t o1, rd;
+
+	mkshared(f, 16, 0644);
+	pipe(ready), pipe(go);
+	if ((o1 = fork()) == 0) {
+		int fd = open(f, O_RDWR);
+
+		memset(buf, 'P', PAGE);
+		if (txn_begin() < 0 || pwrite_at(fd, 8 * PAGE, buf, PAGE) != PAGE)
+			_exit(10);
+		post(ready[1]);
+		await(go[0], 1);
+		_exit(txn_commit() == 0 ? 0 : 11);
+	}
+	await(ready[0], 1);
+	txnstats(&ts, 0);
+	if ((rd = fork()) == 0) {
+		int fd;
+
+		if (become_student() < 0 || (fd = open(f, O_RDONLY)) < 0)
+			_exit(10);
+		if (pread_at(fd, 0, buf, 16 * PAGE) != 16 * PAGE)
+			_exit(errno == ETXNABORT ? 11 : 12);
+		_exit(buf[2 * PAGE] == 'Q' && buf[8 * PAGE] == 'P' &&
+		    buf[9 * PAGE] == 'a' + 9 ? 0 : 13);
+	}
+	check(waits_reach(ts.waits + 1), "a plain read by a user who may not "
+	    "write waits for the owner's page", "no wait seen");
+	kill(rd, SIGSTOP);
+	st = reap_within(owner_write(f, 2, 'Q', 1));
+	check(exited_with(st, 0), "... stopped there, it keeps no page it "
+	    "read from the owner's next transaction", "status %#x (a signal: "
+	    "it waited)", st);
+	post(go[1]);
+	st = reap(o1);
+	kill(rd, SIGCONT);
+	r = reap(rd);
+	check(exited_with(st, 0) && exited_with(r, 0), "... continued, the "
+	    "read starts over unseen and returns both commits, whole",
+	    "owner %#x, reader %#x (11: ETXNABORT, 13: data)", st, r);
+	close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
+	unlink(f);
+}
+
+/*
+ * The rule's other side: a reader who may write the file (mode 0666)
+ * holds its read locks as strict two-phase locking says, and the
+ * owner's writer waits for its commit.
+ */
+static void
+test_doswriter(void)
+{
+	const char *f = tpath("doswr");
+	int ready[2], go[2], st, r;
+	struct txnstats ts;
+	pid_t rd, w;
+
+	mkshared(f, 2, 0666);
+	pipe(ready), pipe(go);
+	if ((rd = fork()) == 0) {
+		int fd;
+
+		if (become_student() < 0 || (fd = open(f, O_RDONLY)) < 0)
+			_exit(10);
+		if (txn_begin() < 0 || pread_at(fd, 0, buf, PAGE) != PAGE)
+			_exit(11);
+		post(ready[1]);
+		await(go[0], 1);
+		if (pread_at(fd, 0, buf2, PAGE) != PAGE ||
+		    memcmp(buf, buf2, PAGE) != 0)
+			_exit(12);		/* not repeatable */
+		_exit(txn_commit() == 0 ? 0 : 13);
+	}
+	await(ready[0], 1);
+	txnstats(&ts, 0);
+	w = owner_write(f, 0, 'W', 1);
+	check(waits_reach(ts.waits + 1), "a reader who may write the file "
+	    "keeps its read lock: the owner's writer waits", "no wait seen");
+	post(go[1]);
+	r = reap(rd);
+	st = reap(w);
+	check(exited_with(r, 0) && exited_with(st, 0), "... the reader reads "
+	    "the page again unchanged and commits, then the writer",
+	    "reader %#x writer %#x", r, st);
+	close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
+	unlink(f);
+}
+
+/*
+ * A reader who may not write holds pages in a transaction: the owner
+ * can still take the protection off (it said EBUSY as long as the
+ * reader lived), and the reader's transaction is aborted.
+ */
+static void
+test_dosflags(void)
+{
+	const char *f = tpath("dosfl");
+	int ready[2], go[2], r, e, st;
+	pid_t rd;
+
+	mkshared(f, 2, 0644);
+	pipe(ready), pipe(go);
+	if ((rd = fork()) == 0) {
+		int fd;
+
+		if (become_student() < 0 || (fd = open(f, O_RDONLY)) < 0)
+			_exit(10);
+		if (txn_begin() < 0 || pread_at(fd, 0, buf, 2 * PAGE) != 2 * PAGE)
+			_exit(11);
+		post(ready[1]);
+		await(go[0], 1);
+		_exit(txn_commit() < 0 && errno == ETXNABORT ? 0 : 12);
+	}
+	await(ready[0], 1);
+	r = chflags(f, 0);
+	e = errno;
+	check(r == 0, "a reader who may not write holds pages: the owner takes "
+	    "the protection off all the same", "%d errno %d", r, e);
+	post(go[1]);
+	st = reap(rd);
+	check(exited_with(st, 0), "... and the reader's commit fails with "
+	    "ETXNABORT", "status %#x", st);
+	close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
+	unlink(f);
+}
+
+static void
+test_dos(void)
+{
+	test_dosread();
+	test_dosstop();
+	test_doswriter();
+	test_dosflags();
+	plain_load(1);
+}
+
+static volatile sig_atomic_t usr1;
+
+static void
+on_usr1(int sig)
+{
+	usr1 = 1;
+}
+
+/*
+ * readhold (only when asked: tests/test_txn.py runs it as student, in
+ * the background): a transaction reads every page of dir/txntests.d/
+ * ledger, says so with its pid, and holds them until SIGUSR1; then its
+ * commit must fail with ETXNABORT, the owner having written meanwhile.
+ */
+static void
+test_readhold(void)
+{
+	int fd = open(tpath("ledger"), O_RDONLY), n = 0, r, e;
+	sigset_t block, old;
+
+	signal(SIGUSR1, on_usr1);
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (fd < 0 || txn_begin() < 0) {
+		check(0, "a transaction reads ledger", "errno %d", errno);
+		return;
+	}
+	while ((r = read(fd, buf, sizeof(buf))) > 0)
+		n += r;
+	check(r == 0 && n > 0, "a transaction reads every page of ledger",
+	    "%d bytes, errno %d", n, errno);
+	printf("readhold: pid %d holds %d pages\n", (int)getpid(), n / PAGE);
+	fflush(stdout);
+	while (!usr1)
+		sigsuspend(&old);
+	r = txn_commit();
+	e = errno;
+	check(r < 0 && e == ETXNABORT, "... and, the owner having written, its "
+	    "commit fails with ETXNABORT", "%d errno %d", r, e);
+}
+
 static const struct {
 	const char *name;
 	void (*fn)(void);
@@ -887,6 +1600,11 @@ static const struct {
 	{ "cleaner", test_cleaner },
 	{ "aborted", test_aborted },
 	{ "forceumount", test_forceumount },
+	{ "plaincycle", test_plaincycle },
+	{ "plainload", test_plainload },
+	{ "holefill", test_holefill },
+	{ "dos", test_dos },
+	{ "readhold", test_readhold },
 };
 
 static void
@@ -922,7 +1640,8 @@ main(int argc, char *argv[])
 {
 	static const char *all[] = { "misuse", "flags", "abort", "commit",
 	    "holes", "isolation", "ring", "clump", "nocycle", "kill", "exit",
-	    "implicit", "truncate", "limit", "nosteal", "aborted", "cleaner" };
+	    "implicit", "truncate", "limit", "nosteal", "aborted", "cleaner",
+	    "plaincycle", "plainload", "holefill", "dos" };
 	const char *only = NULL;
 	unsigned i;
 	int ch;
