@@ -8,7 +8,8 @@
 #   make crashtest  LFS crash recovery at every write boundary (tests/crash)
 #   make stress     the reliability tools run longer: concurrency stress,
 #                   damaged images, the system-call fuzzer
-#   make bench      benchmarks on the timed disk
+#   make bench      benchmarks on the timed disk, then make report
+#   make report     doc/results.md, the thesis beside us, from build/bench/*.json
 #   make deps       install the Debian packages the project needs
 #
 # Variables: DISK=hp97560|rz55|m2361a|none (the scratch disk sd1's drive
@@ -297,9 +298,13 @@ stress: all
 bench: all
 	$(PY) -m qemu bench
 
+# Host-side only: reads what make bench (or one driver) left in build/bench.
+report:
+	$(PY) -m bench.report
+
 clean:
 	rm -rf $(B) .gdbinit
 
 .PHONY: all deps kernel userland hosttools images qemu qemu-gdb gdb crashimage \
-	test crashtest stress bench clean
+	test crashtest stress bench report clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -2,8 +2,9 @@
 folder, one after another, in the order of DRIVERS.
 
 Each driver boots its own guest, prints its report and writes it (and its
-plots) under build/bench/; one runs alone as python3 -m bench.NAME from
-the top of the tree.  The drive profile is --profile, else $DISK (the
+plots, and NAME.json) under build/bench/; one runs alone as python3 -m
+bench.NAME from the top of the tree.  Then bench/report.py turns the JSON
+into doc/results.md.  The drive profile is --profile, else $DISK (the
 Makefile's variable: make bench DISK=rz55), else hp97560.  Benchmarks
 report; they never fail on a figure, only when a driver itself breaks.
 """

@@ -36,10 +36,10 @@ the buffer cache held at the single-user 1.6 MB so that the working set outgrows
 the cache as on the thesis machine.
 
 --thesis: 10 runs per file system, LFSC on the 48 MB file system, N = 1..8 with 10
-runs each (hours on hp97560).  Writes build/bench/andrew.txt and andrew.png
-(single-user) and andrew_multi.png.  Our CPU is far faster than the 68030 while
-the disk is 1992's, so compare ratios (LFS/FFS, EFS/FFS) with the thesis', not
-seconds.  Nothing here is asserted.
+runs each (hours on hp97560).  Writes build/bench/andrew.txt, andrew.json (the
+same for bench/report.py) and andrew.png (single-user) and andrew_multi.png.  Our
+CPU is far faster than the 68030 while the disk is 1992's, so compare ratios
+(LFS/FFS, EFS/FFS) with the thesis', not seconds.  Nothing here is asserted.
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.fs_bandwidth import FS_SECTORS, SYSTEMS
-from bench.driver import parser, plotter, pyplot, savefig
+from bench.driver import cell, parser, plotter, pyplot, results_table, savefig, write_json
 from qemu import drivemodel
 from tests.guest import Guest
 
@@ -81,6 +81,18 @@ THESIS_IO = {
     ("FFS", 5): "46 reads; 45 of 48 writes synchronous (EFS too)",
     ("LFS", 5): "1 read; about a third of FFS's writes",
 }
+# The same counts as numbers, by (file system, phase, counter): what
+# json_single() sets beside ours, with a note where the text is not exact.
+THESIS_COUNTS = {
+    ("FFS", 1, "swrites"): 100, ("EFS", 1, "swrites"): 100, ("LFS", 1, "writes"): 0,
+    ("FFS", 2, "ios"): 263, ("EFS", 2, "ios"): 263, ("LFS", 2, "writes"): 0,
+    ("FFS", 5, "reads"): 46, ("LFS", 5, "reads"): 1,
+    ("FFS", 5, "writes"): 48, ("EFS", 5, "writes"): 48,
+    ("LFS", 5, "writes"): (16, "'nearly one-third the number' of FFS's 48"),
+    ("FFS", 5, "swrites"): 45, ("EFS", 5, "swrites"): 45,
+}
+COUNT_NAMES = {"reads": "reads", "writes": "writes", "swrites": "synchronous writes",
+               "ios": "reads + writes"}
 # name -> (newfs command, mount command); LFSC: LFS with its cleaner
 FILESYSTEMS = dict(SYSTEMS)
 FILESYSTEMS["LFSC"] = (f"newfs_lfs -S {LFSC_SECTORS}", "mount -t lfs")
@@ -291,6 +303,54 @@ def multi_table(res: dict[tuple[str, int], list[float]], users: list[int], runs:
     return "\n".join(lines)
 
 
+def json_single(res: Single) -> list[dict]:
+    """Table 7-3 for bench/report.py: seconds per phase, the ratios between
+    file systems, and the disk counts 7.5.1's text gives."""
+    def per_run(name: str, n) -> list[float]:
+        runs = res.runs[name]
+        if n == "total":
+            return [sum(r[p].real for p in PHASES) for r in runs]
+        return [r[n].real for r in runs]
+
+    cols = [(n, f"{n} {PHASE_NAMES[n]}") for n in PHASES] + [("total", "Total")]
+    secs, ratios = [], []
+    for name in res.runs:
+        for n, col in cols:
+            m, sd = mean_sd(per_run(name, n))
+            t = THESIS[name][5] if n == "total" else THESIS[name][n - 1][0]
+            tsd = None if n == "total" else THESIS[name][n - 1][1]
+            secs.append(cell(name, col, m, sd, len(res.runs[name]), t, tsd))
+    for a, b in (("LFS", "FFS"), ("EFS", "FFS"), ("LFSC", "LFS")):
+        for n, col in cols:
+            i = 5 if n == "total" else n - 1
+            ta, tb = (THESIS[x][i] if n == "total" else THESIS[x][i][0] for x in (a, b))
+            ours_b = statistics.mean(per_run(b, n))
+            ratios.append(cell(f"{a}/{b}", col, statistics.mean(per_run(a, n)) / ours_b
+                               if ours_b > 0 else None, thesis=ta / tb))
+    counts = []
+    for name in ("FFS", "EFS", "LFS"):
+        for (fs, n, key), t in THESIS_COUNTS.items():
+            if fs == name:
+                t, note = t if isinstance(t, tuple) else (t, None)
+                per = [r[n].io["reads"] + r[n].io["writes"] if key == "ios"
+                       else r[n].io[key] for r in res.runs[name]]
+                m, sd = mean_sd(per)
+                counts.append(cell(name, f"{n} {PHASE_NAMES[n]} {COUNT_NAMES[key]}", m, sd,
+                                   len(per), t, note=note))
+    return [results_table("table 7-3", "Andrew, single user: seconds per phase", "s", secs),
+            results_table("table 7-3", "Ratios between the file systems", "ratio", ratios),
+            results_table("table 7-3", "Disk commands per phase (7.5.1's text; the thesis' "
+                          "tree, not ours)", "commands", counts)]
+
+
+def json_multi(res: dict[tuple[str, int], list[float]], users: list[int]) -> list[dict]:
+    """Figures 7-6 and 7-7 for bench/report.py (the thesis draws them, no numbers)."""
+    cells = [cell(name, f"N={n}", *mean_sd(res[name, n]), len(res[name, n]))
+             for name in SYSTEMS for n in users]
+    return [results_table("figure 7-6", "Andrew, multi-user: elapsed seconds per "
+                          "invocation", "s", cells)]
+
+
 @plotter
 def plot_single(res: Single, path: Path) -> None:
     plt = pyplot()
@@ -360,22 +420,39 @@ def main(argv: list[str]) -> int:
     start = time.monotonic()
     args.out.mkdir(parents=True, exist_ok=True)
     report = ""
+    tables, plots = [], {}
+    parts = [p for p, off in (("single-user", args.no_single), ("multi-user", args.no_multi))
+             if not off]
+    mem = {p: m for p, m in (("single-user", SINGLE_MEM), ("multi-user", MULTI_MEM))
+           if p in parts}
+    runs = {p: r for p, r in (("single-user", args.runs), ("multi-user", args.user_runs))
+            if p in parts}
+
+    def results(stem: str) -> None:
+        write_json(args, "andrew", tables, mem=mem, runs=runs, plots=plots, stem=stem)
+
     if not args.no_single:
         print("single user:", flush=True)
         single = single_user(args.profile, args.runs, args.thesis)
         report = single_table(single, args.profile)
         plot_single(single, args.out / "andrew.png")
+        tables += json_single(single)
+        plots["andrew.png"] = ["table 7-3"]
         (args.out / "andrew.txt").write_text(report + "\n")   # kept should multi-user fail
+        results("andrew")
     if not args.no_multi:
         print("multi-user:", flush=True)
         multi = multi_user(args.profile, users, args.user_runs)
         report += ("\n\n" if report else "") + multi_table(multi, users, args.user_runs)
         plot_multi(multi, users, args.out / "andrew_multi.png")
+        tables += json_multi(multi, users)
+        plots["andrew_multi.png"] = ["figure 7-6"]
     footer = f"benchmark took {time.monotonic() - start:.0f} s"
     print("\n" + report + "\n", flush=True)
-    name = "andrew_multi.txt" if args.no_single else "andrew.txt"
-    (args.out / name).write_text(report + "\n\n" + footer + "\n")
-    print(f"{footer}\nwrote {args.out / name} and the plots beside it")
+    stem = "andrew_multi" if args.no_single else "andrew"
+    (args.out / f"{stem}.txt").write_text(report + "\n\n" + footer + "\n")
+    results(stem)
+    print(f"{footer}\nwrote {args.out / stem}.txt, {stem}.json and the plots beside it")
     return 0
 
 

@@ -28,8 +28,9 @@ whole disk writes every inode block of 1.3 GB, 37 s on the timed disk, and the
 benchmark makes nine.  MB/s means 10^6 bytes/s (bytes per microsecond), the unit of
 raw_disk.py and of the drive's 1.6 MB/s bus.
 
-Writes build/bench/fs_bandwidth.txt (the tables) and build/bench/fs_bandwidth.png
-(MB/s by transfer size, write and read).  Nothing here is asserted: benchmarks
+Writes build/bench/fs_bandwidth.txt (the tables), fs_bandwidth.json (the same for
+bench/report.py) and build/bench/fs_bandwidth.png (MB/s by transfer size, write
+and read).  Nothing here is asserted: benchmarks
 report, tests assert.
 """
 from __future__ import annotations
@@ -40,10 +41,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.driver import parser, plotter, pyplot, savefig
+from bench.driver import cell, parser, plotter, pyplot, results_table, savefig, write_json
 from bench.raw_disk import CMD_TIMEOUT, SIZES_KB, rawbench, sequential, size_axis
 from qemu import drivemodel
-from tests.guest import Guest
+from tests.guest import MEM, Guest
 
 FS_SECTORS = 98304  # newfs -s: 48 MB, the file system at the start of sd1
 FILE = "/mnt/fsbench"
@@ -189,6 +190,42 @@ def table(res: Results, total: int) -> str:
     return "\n".join(lines)
 
 
+def json_tables(res: Results, total: int) -> list[dict]:
+    """The tables for bench/report.py: figures 7-1 and 7-4 (the thesis draws
+    them without numbers; the few its text gives are tables of their own),
+    and the rotdelay sweep (figure 7-3)."""
+    tables = []
+    for op, figure in (("write", "figure 7-1"), ("read", "figure 7-4")):
+        cells = [cell("RAW", f"{kb} KB", res.raw[op, kb].mbps) for kb in SIZES_KB]
+        cells += [cell(name, f"{kb} KB", res.fs[name, op, kb].mbps)
+                  for name in SYSTEMS for kb in SIZES_KB]
+        tables.append(results_table(figure, f"{op.capitalize()} bandwidth by transfer "
+                                    f"size, a {total >> 20} MB file", "MB/s", cells))
+    big = SIZES_KB[-1]
+    tables.append(results_table("figure 7-1", "The thesis' text, at S = 1 MB", "MB/s", [
+        cell("FFS", "write", res.fs["FFS", "write", big].mbps, thesis=0.5,
+             note="7.3.1: 'closer to 31% of the transfer bandwidth (0.5 megabytes "
+             "per second)'")]))
+    tables.append(results_table("figure 7-4", "The thesis' text, at S = 1 MB", "", [
+        cell("FFS", "read", res.fs["FFS", "read", big].mbps, thesis=0.55, unit="MB/s",
+             note="7.3.2: as its writes, a quarter of the disk's 2.2 MB/s")] + [
+        cell(name, "read / raw read", res.fs[name, "read", big].mbps /
+             res.raw["read", big].mbps, thesis=1.0, unit="ratio",
+             note="7.3.2: 'very small (3%) differences' from the raw disk")
+        for name in ("EFS", "LFS")]))
+    sweep = [cell(op, f"{ms} ms", res.sweep[ms, op].mbps)
+             for op in OPS for ms in ROTDELAYS_MS]
+    sweep += [cell("both", f"{ms} ms", 2 * total / (res.sweep[ms, "write"].usecs +
+                                                     res.sweep[ms, "read"].usecs))
+              for ms in ROTDELAYS_MS]
+    tables.append(results_table("figure 7-3", f"FFS by rotdelay, S = {SWEEP_SIZE >> 10} KB "
+                                "(both: the file written and read)", "MB/s", sweep))
+    tables.append(results_table("figure 7-3", "The best rotdelay", "ms", [
+        cell("FFS", "best rotdelay", best_rotdelay(res)[2], thesis=4,
+             note="7.3.1: 'experimentally determined to be 4 milliseconds'")]))
+    return tables
+
+
 @plotter
 def plot(res: Results, path: Path) -> None:
     plt = pyplot()
@@ -231,7 +268,9 @@ def main(argv: list[str]) -> int:
     txt, png = args.out / "fs_bandwidth.txt", args.out / "fs_bandwidth.png"
     txt.write_text(report + "\n\n" + footer + "\n")
     plot(res, png)
-    print(f"{footer}\nwrote {txt} and {png}")
+    js = write_json(args, "fs_bandwidth", json_tables(res, total), mem=MEM, runs=1,
+                    plots={png.name: ["figure 7-1", "figure 7-4"]})
+    print(f"{footer}\nwrote {txt}, {js.name} and {png.name}")
     return 0
 
 

@@ -25,8 +25,9 @@ clock, no guest):
              same order.
 Then runs qemu/validate_drive.py (demerit and sleep lateness of the drive server).
 
-Writes build/bench/raw_disk.txt (the report) and build/bench/raw_disk.png (MB/s by
-transfer size).  Nothing here is asserted: benchmarks report, tests assert.
+Writes build/bench/raw_disk.txt (the report), raw_disk.json (the same figures for
+bench/report.py) and build/bench/raw_disk.png (MB/s by transfer size).  Nothing here
+is asserted: benchmarks report, tests assert.
 """
 from __future__ import annotations
 
@@ -41,9 +42,10 @@ from pathlib import Path
 from typing import Optional
 
 from bench import PY
-from bench.driver import TOP, parser, plotter, pyplot, savefig
+from bench.driver import (TOP, cell, parser, plotter, pyplot, results_table, savefig,
+                          write_json)
 from qemu import drivemodel, validate_drive
-from tests.guest import Guest
+from tests.guest import MEM, Guest
 
 SECTOR = drivemodel.SECTOR
 MAXPHYS = 64 * 1024  # the guest's largest command (kern/buf.h)
@@ -262,6 +264,36 @@ def table(res: Results, total: int) -> str:
     return "\n".join(lines)
 
 
+def json_tables(res: Results) -> list[dict]:
+    """The tables for bench/report.py: the drive beside table 7-1's figures, and
+    beside its model."""
+    best = max((p for p in res.seq if p.op == "r"), key=lambda p: p.mbps)
+    rnd = next(a for a in res.access if a.name == "random")
+    hardware = [
+        cell("sequential read", "MB/s", best.mbps, thesis=1.6,
+             note=f"ours at {best.size >> 10} KB; thesis: table 7-1's bus bandwidth"),
+        cell("random single-sector read", "ms", rnd.mean_ms, thesis=21.5,
+             note="thesis: 13.0 ms average seek + 7.5 ms half rotation + 1.0 ms "
+             "controller (table 7-1); it measured none")]
+    tables = [results_table("table 7-1", "The drive as the guest sees it", "", hardware)]
+    for op, name in (("r", "read"), ("w", "write")):
+        cells = []
+        for p in (p for p in res.seq if p.op == op):
+            col = f"{p.size >> 10} KB"
+            cells += [cell("measured", col, p.mbps), cell("model", col, p.model),
+                      cell("model@gap", col, p.model_gap)]
+        tables.append(results_table(None, f"Raw sequential {name} against the drive "
+                                    "model (/dev/rsd1c, dd)", "MB/s", cells))
+    cells = []
+    for a in res.access:
+        col = {"random": "random", "stroke": "full stroke"}[a.name]
+        cells += [cell("measured", col, a.mean_ms), cell("disk", col, a.svc_ms),
+                  cell("model", col, a.model), cell("model@gap", col, a.model_gap)]
+    tables.append(results_table(None, "Single-sector reads against the drive model",
+                                "ms", cells))
+    return tables
+
+
 def size_axis(ax, xlabel: str) -> None:
     """The x axis of a bandwidth plot: transfer sizes 4K .. 1M, log 2, gridded."""
     ax.set_xscale("log", base=2)
@@ -320,7 +352,9 @@ def main(argv: list[str]) -> int:
     txt.write_text(report + "\n\n" + (res.validation + "\n\n" if res.validation else "")
                    + footer + "\n")
     plot(res, png)
-    print(f"{footer}\nwrote {txt} and {png}")
+    js = write_json(args, "raw_disk", json_tables(res), mem=MEM, runs=1,
+                    plots={png.name: []})
+    print(f"{footer}\nwrote {txt}, {js.name} and {png.name}")
     return 0
 
 

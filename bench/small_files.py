@@ -17,8 +17,9 @@ three times with an unmount and mount before each phase (a cold cache):
 
 Each phase is timed in the guest from its first call to the end of its sync; the
 figure is files per second.  LFS is mounted without a cleaner (the test never fills
-it).  Writes build/bench/small_files.txt (the table, with LFS / FFS ratios) and
-build/bench/small_files.png (a bar chart).  Nothing here is asserted.
+it).  Writes build/bench/small_files.txt (the table, with LFS / FFS ratios),
+small_files.json (the same for bench/report.py) and build/bench/small_files.png
+(a bar chart).  Nothing here is asserted.
 """
 from __future__ import annotations
 
@@ -29,10 +30,10 @@ import time
 from pathlib import Path
 
 from bench.fs_bandwidth import SYSTEMS, newfs
-from bench.driver import parser, plotter, pyplot, savefig
+from bench.driver import cell, parser, plotter, pyplot, results_table, savefig, write_json
 from bench.raw_disk import CMD_TIMEOUT
 from qemu import drivemodel
-from tests.guest import Guest
+from tests.guest import MEM, Guest
 
 PHASES = ("create", "read", "delete")
 LINE = re.compile(r"smallfiles (\w+) files (\d+) usecs (\d+) per_sec (\d+)")
@@ -75,6 +76,19 @@ def table(res: dict, profile: str, files: int) -> str:
     return "\n".join(lines)
 
 
+def json_tables(res: dict, files: int) -> list[dict]:
+    """Figure 7-5 for bench/report.py: the rates, and LFS's ratios to the others
+    (the thesis draws bars; its text gives the read ratio alone)."""
+    rates = [cell(name, phase, res[name, phase]) for name in SYSTEMS for phase in PHASES]
+    ratios = [cell(f"LFS/{other}", phase, res["LFS", phase] / res[other, phase],
+                   thesis=0.7 if phase == "read" else None,
+                   note="7.4: LFS reads 'approximately 30% worse than the other "
+                   "file systems'" if phase == "read" else None)
+              for other in ("FFS", "EFS") for phase in PHASES]
+    return [results_table("figure 7-5", f"Small files, {files} of 1 KB", "files/s", rates),
+            results_table("figure 7-5", "LFS against the others", "ratio", ratios)]
+
+
 @plotter
 def plot(res: dict, profile: str, path: Path) -> None:
     plt = pyplot()
@@ -108,7 +122,9 @@ def main(argv: list[str]) -> int:
     txt, png = args.out / "small_files.txt", args.out / "small_files.png"
     txt.write_text(report + "\n\n" + footer + "\n")
     plot(res, args.profile, png)
-    print(f"{footer}\nwrote {txt} and {png}")
+    js = write_json(args, "small_files", json_tables(res, args.files), mem=MEM, runs=1,
+                    plots={png.name: ["figure 7-5"]})
+    print(f"{footer}\nwrote {txt}, {js.name} and {png.name}")
     return 0
 
 

@@ -63,11 +63,13 @@ transactions have paid for its slower scan:
 
 --thesis: the thesis' scale and protocol (10 TPS: 1,000,000 accounts, a
 237 MB account relation; 10 runs of 1,000 transactions).  Writes
-build/bench/tpcb.txt and tpcb.png.  Nothing here is asserted.
+build/bench/tpcb.txt, tpcb.json (the same for bench/report.py) and tpcb.png.
+Nothing here is asserted.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import statistics
 import sys
@@ -76,7 +78,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.driver import parser, plotter, pyplot, savefig
+from bench.driver import cell, parser, plotter, pyplot, results_table, savefig, write_json
 from qemu import drivemodel
 from tests.guest import Guest
 
@@ -87,6 +89,23 @@ THESIS = {"FFS": (14.2, 70.23, 1.0), "EFS": (16.8, 59.51, 2.1),
           "LFS": (19.3, 51.75, 0.6), "LFS-C1M": (11.6, 85.86, 5.3),
           "LFS-C256K": (12.4, 80.72, 1.8), "LFS-K": None, "LFS-KC1M": None,
           "LFS-G1M": None}
+RATIOS = (("EFS", "FFS"), ("LFS", "FFS"), ("LFS", "EFS"), ("LFS-C1M", "FFS"),
+          ("LFS-C1M", "EFS"), ("LFS-C1M", "LFS"), ("LFS-C256K", "FFS"),
+          ("LFS-C256K", "EFS"), ("LFS-C256K", "LFS"), ("LFS-K", "LFS"),
+          ("LFS-K", "FFS"), ("LFS-KC1M", "LFS-C1M"), ("LFS-KC1M", "LFS-K"),
+          ("LFS-G1M", "LFS-C1M"))
+# 7.8's text on the cleaner during table 7-9: (figure, the words), by
+# (configuration, json_tables' key).
+THESIS_CLEANER = {
+    ("LFS-C1M", "share"): (0.7, "'between 60% and 80% of the total blocks written'"),
+    ("LFS-C1M", "util"): (0.71, "'the cleaned segments were 71% utilized'"),
+    ("LFS-C1M", "txns_per_seg"): (50, "'one segment for every 50 transactions'"),
+    ("LFS-C256K", "share"): (None, "'60-70%' with 256 KB segments"),
+}
+CLEANER_COLS = {"share": ("cleaner's share of blocks written", "fraction"),
+                "util": ("utilization of the segments cleaned", "fraction"),
+                "txns_per_seg": ("transactions per segment cleaned", "transactions"),
+                "write_cost": ("write cost", "blocks per new block")}
 CONFIGS = ("FFS", "EFS", "LFS", "LFS-C1M", "LFS-C256K", "LFS-K", "LFS-KC1M", "LFS-G1M")
 DEFAULT_CONFIGS = CONFIGS[:-2]
 SCANNED = ("FFS", "EFS", "LFS")
@@ -261,20 +280,34 @@ def ratio(res: dict[str, Result], a: str, b: str) -> str:
     return f"{res[a].mean / res[b].mean:5.2f}"
 
 
-def breakeven(res: dict[str, Result], ro: str, lfs: str, tps_lfs: str) -> str:
-    """Transactions per scan for LFS to break even with ro, or why not."""
+def breakeven_n(res: dict[str, Result], ro: str, lfs: str, tps_lfs: str) -> float | None:
+    """Transactions per scan for LFS to break even with ro: 0 when LFS scans
+    as fast (always), infinity when its transactions are not faster (never),
+    None when a figure is missing."""
     if ro not in res or lfs not in res or tps_lfs not in res:
-        return "-"
+        return None
     r, l = res[ro], res[lfs]
     if r.scan1 is None or l.scan1 is None:
-        return "-"
+        return None
     dscan = l.scan1 - r.scan1
     dtxn = 1 / r.mean - 1 / res[tps_lfs].mean
     if dscan <= 0:
-        return "always (LFS scans as fast)"
+        return 0.0
     if dtxn <= 0:
+        return math.inf
+    return dscan / dtxn
+
+
+def breakeven(res: dict[str, Result], ro: str, lfs: str, tps_lfs: str) -> str:
+    """Transactions per scan for LFS to break even with ro, or why not."""
+    n = breakeven_n(res, ro, lfs, tps_lfs)
+    if n is None:
+        return "-"
+    if n == 0:
+        return "always (LFS scans as fast)"
+    if n == math.inf:
         return "never (LFS's transactions are not faster)"
-    return f"{dscan / dtxn:,.0f}"
+    return f"{n:,.0f}"
 
 
 def table(res: dict[str, Result], args: argparse.Namespace) -> str:
@@ -308,11 +341,7 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
                      "on an RZ55, has them ahead of the user-level manager's "
                      "13.6 TPS on LFS)")
     lines += ["", "ratios (ours, thesis):"]
-    for a, b in (("EFS", "FFS"), ("LFS", "FFS"), ("LFS", "EFS"), ("LFS-C1M", "FFS"),
-                 ("LFS-C1M", "EFS"), ("LFS-C1M", "LFS"), ("LFS-C256K", "FFS"),
-                 ("LFS-C256K", "EFS"), ("LFS-C256K", "LFS"), ("LFS-K", "LFS"),
-                 ("LFS-K", "FFS"), ("LFS-KC1M", "LFS-C1M"), ("LFS-KC1M", "LFS-K"),
-                 ("LFS-G1M", "LFS-C1M")):
+    for a, b in RATIOS:
         ta, tb = THESIS[a], THESIS[b]
         lines.append(f"  {a + '/' + b:20s} {ratio(res, a, b)}   "
                      + (f"{ta[0] / tb[0]:5.2f}" if ta and tb else "    -"))
@@ -368,6 +397,71 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
             for tl in ("LFS", "LFS-C1M", "LFS-K", "LFS-KC1M"):
                 lines.append(f"  LFS vs {ro}, with {tl}'s TPS: {breakeven(res, ro, 'LFS', tl)}")
     return "\n".join(lines)
+
+
+def json_tables(res: dict[str, Result]) -> list[dict]:
+    """For bench/report.py: table 7-9 with the ratios and the cleaner's figures
+    of 7.8's text, figure 5-6 (chapter 5's TPC-B), and SCAN (figures 5-8, 5-9)."""
+    main = []
+    for name, r in res.items():
+        t = THESIS[name]
+        el = 1000 / r.mean
+        main += [cell(name, "TPS", r.mean, r.sd, len(r.tps), t[0] if t else None),
+                 cell(name, "1,000 transactions", el, el * r.sd / r.mean, len(r.tps),
+                      t[1] if t else None, t[1] * t[2] / 100 if t else None, unit="s")]
+    ratios = [cell(f"{a}/{b}", "TPS", res[a].mean / res[b].mean,
+                   thesis=THESIS[a][0] / THESIS[b][0] if THESIS[a] and THESIS[b] else None)
+              for a, b in RATIOS if a in res and b in res]
+    cleaner = []
+    for name, r in res.items():
+        c = r.cleaner(64 if name == "LFS-C256K" else 256)
+        if c is not None:
+            for key, (col, unit) in CLEANER_COLS.items():
+                t, note = THESIS_CLEANER.get((name, key), (None, None))
+                cleaner.append(cell(name, col, c[key], thesis=t, unit=unit, note=note))
+    tables = [results_table("table 7-9", "TPC-B", "TPS", main),
+              results_table("table 7-9", "Ratios between configurations", "ratio", ratios)]
+    if cleaner:
+        tables.append(results_table("table 7-9", "The cleaner over the measured runs "
+                                    "(7.8's text)", "", cleaner))
+    sprite = {"FFS": (12.3, "Sprite's read-optimized file system, user-level manager"),
+              "LFS": (13.6, "Sprite-LFS, user-level manager"),
+              "LFS-K": (None, "the thesis draws it a little ahead of LFS: no number")}
+    tables.append(results_table("figure 5-6", "TPC-B, user-level and kernel transactions",
+                                "TPS", [cell(n, "TPS", res[n].mean, res[n].sd,
+                                             len(res[n].tps), t, note=note)
+                                        for n, (t, note) in sprite.items() if n in res]))
+    scanned = [(n, r) for n, r in res.items() if r.scan0 is not None]
+    if scanned:
+        scans = []
+        for n, r in scanned:
+            scans += [cell(n, "after the load", r.scan0),
+                      cell(n, "after N transactions", r.scan1, note=f"N = {r.n_scan}")]
+            if r.scan2 is not None:
+                scans.append(cell(n, "after lfs_cleanerd -r", r.scan2))
+        rel = [cell(f"LFS/{ro}", "after N transactions", res["LFS"].scan1 / res[ro].scan1,
+                    thesis=1.5 if ro == "FFS" else None,
+                    note="5.3.3, read-optimized: '33% better' (caption: 'about 50% "
+                    "faster') after 100,000 transactions" if ro == "FFS" else None)
+               for ro in ("FFS", "EFS") if ro in res and "LFS" in res
+               and res[ro].scan1 and res["LFS"].scan1]
+        tables += [results_table("figure 5-8", "SCAN: the account relation read in key "
+                                 "order, cold", "s", scans),
+                   results_table("figure 5-8", "LFS's scan against the others'", "ratio",
+                                 rel)]
+        even = []
+        for ro in ("FFS", "EFS"):
+            for tl in ("LFS", "LFS-C1M", "LFS-K", "LFS-KC1M"):
+                n = breakeven_n(res, ro, "LFS", tl)
+                if n is not None:
+                    even.append(cell(f"LFS vs {ro}, {tl}'s TPS", "break-even", n,
+                                     thesis=134300 if (ro, tl) == ("FFS", "LFS") else None,
+                                     note={0.0: "always: LFS scans as fast",
+                                           math.inf: "never: LFS's transactions are not "
+                                           "faster"}.get(n)))
+        tables.append(results_table("figure 5-9", "Transactions between scans for LFS to "
+                                    "break even", "transactions", even))
+    return tables
 
 
 @plotter
@@ -426,7 +520,9 @@ def main(argv: list[str]) -> int:
     txt, png = args.out / "tpcb.txt", args.out / "tpcb.png"
     txt.write_text(report + "\n\n" + footer + "\n")
     plot(res, args, png)
-    print(f"wrote {txt} and {png}")
+    js = write_json(args, "tpcb", json_tables(res), mem=MEM, runs=args.runs,
+                    plots={png.name: ["table 7-9"]})
+    print(f"wrote {txt}, {js.name} and {png.name}")
     return 0
 
 

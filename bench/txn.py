@@ -21,7 +21,8 @@ five phases, bench/andrew.py) and Bigfile's phases for 2 x 5 MB files
 each on a fresh LFS, three boots each of build/kernel and of
 build/kernel-notxn, the same kernel built with -DNOTXN (lfs/lfs_notxn.c).
 
-Writes build/bench/txn.txt and build/bench/txn.png.  Nothing is asserted.
+Writes build/bench/txn.txt, txn.json (the same for bench/report.py) and
+build/bench/txn.png.  Nothing is asserted.
 """
 from __future__ import annotations
 
@@ -34,10 +35,11 @@ import time
 from pathlib import Path
 
 from bench import andrew, bigfile
-from bench.driver import TOP, parser, plotter, pyplot, savefig
+from bench.driver import (TOP, cell, parser, plotter, pyplot, results_table, savefig,
+                          write_json)
 from bench.raw_disk import CMD_TIMEOUT
 from qemu import drivemodel
-from tests.guest import BUILD, Guest
+from tests.guest import BUILD, MEM, Guest
 
 FS = "newfs_lfs -S 98304 /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt"
 FILE = "/mnt/db"
@@ -125,7 +127,10 @@ def nocost_run(profile: str, kernel: Path, res: dict[str, list[float]]) -> None:
             g.halt()
 
 
-def nocost(profile: str, runs: int = 3) -> dict[str, dict[str, list[float]]]:
+NOCOST_RUNS = 3
+
+
+def nocost(profile: str, runs: int = NOCOST_RUNS) -> dict[str, dict[str, list[float]]]:
     """Each workload's seconds per run, with the transaction code and
     without; the boots alternate, so a machine that slows down or speeds
     up meanwhile weighs on both alike."""
@@ -167,6 +172,35 @@ def table(on: dict, off: dict, sweep: dict, cost: dict, profile: str,
                          f"({statistics.pstdev(wo):4.2f}) "
                          f"{statistics.mean(w) / statistics.mean(wo):7.3f}")
     return "\n".join(lines)
+
+
+def json_tables(on: dict, off: dict, sweep: dict, cost: dict) -> list[dict]:
+    """For bench/report.py: figure 5-7 (no cost to others), and the throughput
+    by processes, which the thesis does not measure."""
+    tables = []
+    for i, (title, unit) in enumerate((("Kernel transactions by P processes", "txn/s"),
+                                       ("Mean commit latency", "ms"),
+                                       ("Mean group commit size", "transactions"))):
+        cells = [cell(f"group commit {name}", f"P={p}", res[p][i])
+                 for name, res in (("on", on), ("off", off)) for p in res]
+        if cells:
+            tables.append(results_table(None, title, unit, cells))
+    if sweep:
+        tables.append(results_table(None, "Group commit knobs", "txn/s", [
+            cell(f"gcwait {w} ms, gcmin {m}", f"P={p}", r[p][0])
+            for (w, m), r in sorted(sweep.items()) for p in r]))
+    if cost:
+        secs = [cell(f"{key} the transaction code", name, statistics.mean(cost[key][name]),
+                     statistics.pstdev(cost[key][name]), len(cost[key][name]))
+                for key in ("with", "without") for name in NOCOST_NAMES]
+        ratio = [cell("with / without", name, statistics.mean(cost["with"][name]) /
+                      statistics.mean(cost["without"][name]), n=len(cost["with"][name]),
+                      thesis=1.0, note="5.3.2: 'within 1-2% of the total elapsed time'")
+                 for name in NOCOST_NAMES]
+        tables += [results_table("figure 5-7", "Programs without transactions, with and "
+                                 "without the transaction code", "s", secs),
+                   results_table("figure 5-7", "Their ratio", "ratio", ratio)]
+    return tables
 
 
 @plotter
@@ -211,7 +245,10 @@ def main(argv: list[str]) -> int:
     txt.write_text(report + "\n\n" + footer + "\n")
     if on:
         plot(on, off, png)
-    print(f"{footer}\nwrote {txt} and {png}")
+    js = write_json(args, "txn", json_tables(on, off, sweep, cost), mem=MEM,
+                    runs={"throughput": 1, "no cost": NOCOST_RUNS},
+                    plots={png.name: []} if on else {})
+    print(f"{footer}\nwrote {txt}, {js.name} and {png.name}")
     return 0
 
 

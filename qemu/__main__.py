@@ -3,7 +3,7 @@
     python3 -m qemu boot [--gdb] [--disk P] [--sd1-from IMG] ...   make qemu, make qemu-gdb
     python3 -m qemu crashimage [OUT]                               make crashimage
     python3 -m qemu crashtest [-w W,...] [-s SEED] [--sample N]    make crashtest
-    python3 -m qemu bench [--profile P]                            make bench
+    python3 -m qemu bench [--profile P]                            make bench (and report)
 
 Run it from the top of the tree, where the packages qemu, tests and bench
 live (the Makefile does).  `python3 -m qemu COMMAND --help` lists each
@@ -41,7 +41,9 @@ def crashtest(args: argparse.Namespace) -> int:
 
 def bench(args: argparse.Namespace) -> int:
     """Each driver in its own interpreter, one after another; a driver that
-    fails is reported and the others still run."""
+    fails is reported and the others still run.  Then doc/results.md is
+    made from their results (bench/report.py), those of a driver that
+    failed being the last it wrote, dated in the report's runs table."""
     import bench
     start = time.monotonic()
     failed = []
@@ -54,6 +56,9 @@ def bench(args: argparse.Namespace) -> int:
               f"in {time.monotonic() - t0:.0f} s", flush=True)
         if rc != 0:
             failed.append(driver)
+    print("==== report", flush=True)
+    if subprocess.run([bench.PY, "-m", "bench.report"], cwd=TOP).returncode != 0:
+        failed.append("report")
     mins, secs = divmod(round(time.monotonic() - start), 60)
     print(f"make bench took {mins} min {secs} s"
           + (f"; failed: {', '.join(failed)}" if failed else ""))

@@ -26,6 +26,7 @@ TOP = Path(__file__).resolve().parent.parent
 BUILD = TOP / "build"
 BOOT_TIMEOUT = 60
 CMD_TIMEOUT = 120
+MEM = 64                           # MB, unless a test asks for other
 PANICKED = r"\nsystem halted"      # what panic() prints last
 
 
@@ -35,7 +36,7 @@ class GuestError(AssertionError):
 
 class Guest:
     def __init__(self, workdir: Path, profile: str = "none", kargs: str = "",
-                 mem: int = 64, sd1_sectors: int = 131072,
+                 mem: int = MEM, sd1_sectors: int = 131072,
                  faults: Optional[disk.FaultSpec] = None,
                  sd0: Optional[Path] = None, sd1: Optional[Path] = None,
                  allow_reboot: bool = False, gdb_port: Optional[int] = None,

@@ -1,0 +1,663 @@
+"""The reproduction report: doc/results.md, generated from the drivers' results.
+
+    python3 -m bench.report [--in build/bench] [--doc doc/results.md]     (make report)
+
+Reads every NAME.json the benchmark drivers wrote (bench/driver.py says what
+one holds) and writes doc/results.md:
+
+  - the runs: each driver's commit, date, drive and controller overhead,
+    guest memory, runs, host load, time taken and options;
+  - every table and figure of the thesis' chapters 5 and 7 that a driver
+    covers, in the thesis' order: the thesis' numbers beside ours, their
+    ratio (ours / thesis), one line on whether the shape matches, and one
+    on why it may not (CATALOGUE);
+  - what no driver covers yet, or covers only in part;
+  - our tables that have no counterpart in the thesis.
+
+The shape: within each column of a table, every pair of rows for which the
+thesis gives numbers must be ordered the same way in ours, values within TOL
+of each other counting as equal; a ratio must lie on the same side of 1.
+Seconds on our machine are not the thesis' seconds; the order of the file
+systems is what a reproduction must get right.
+
+The plots the drivers drew are copied into doc/results/, and a plot of the
+ratios is drawn for each thesis table that has them, where this Python has
+matplotlib (bench.driver.plotter).  A malformed results file is refused with
+its name and the field at fault: half a report must not quietly replace the
+committed one.  The document holds no generation time, so the same results
+give the same bytes.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import shutil
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+import bench
+from bench.driver import SCHEMA, TOP, plotter, pyplot, savefig
+
+TOL = 0.05      # values this close (relative) are equal for the shape
+
+
+class ReportError(Exception):
+    """A results file the report cannot use; the message names it and why."""
+
+
+# ----- what the thesis has --------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Entry:
+    """A table or figure of the thesis' evaluation, and where we stand on it."""
+
+    id: str                     # "table 7-3", as the drivers' JSON names it
+    section: str
+    title: str
+    driver: Optional[str] = None  # the driver that covers it; None: none yet
+    claim: str = ""             # what the thesis says of it in words
+    differs: str = ""           # why ours may not match
+    gap: str = ""               # what is missing, covered or not
+    same_as: str = ""           # another entry measures the same thing
+
+    @property
+    def chapter(self) -> int:
+        return int(self.id.split()[1].split("-")[0])
+
+
+CHAPTERS = {
+    5: ("Chapter 5: transactions embedded in LFS",
+        "The thesis: Sprite on a DECstation 5000/200 with 32 MB and an RZ55 disk, the "
+        "disk 70% full; means of five runs, standard deviations within 2% (5.3).",
+        "rz55"),
+    7: ("Chapter 7: FFS, EFS and BSD-LFS on 4.4BSD",
+        "The thesis: 4.4BSD-Alpha on an HP 9000/380 (25 MHz 68040, 16 MB) with an HP "
+        "97560 disk (table 7-1), single-user, no network (7.2).",
+        "hp97560"),
+}
+
+CATALOGUE = (
+    Entry("figure 5-6", "5.3.1", "Transaction performance summary", "tpcb",
+          claim="the user-level manager makes 12.3 TPS on the read-optimized file system "
+          "and 13.6 on LFS (10%); the kernel's transactions are a little ahead of it on "
+          "LFS, by the semaphore system calls the user level paid.",
+          differs="FFS stands for Sprite's read-optimized file system; our user-level "
+          "manager takes its locks without system calls, so the kernel's edge the thesis "
+          "saw has nothing to come from (bench/README.md, tpcb)."),
+    Entry("figure 5-7", "5.3.2", "Performance impact of kernel transaction support", "txn",
+          claim="programs that use no transactions run within 1-2% of their time on a "
+          "kernel without the transaction code, within the standard deviations.",
+          differs="the thesis ran the user-level transaction system, Andrew and Bigfile; "
+          "txn.py runs smallfiles, a 16 MB write and read, Andrew and Bigfile, three "
+          "alternating boots of each kernel."),
+    Entry("figure 5-8", "5.3.3", "Sequential performance after random I/O", "tpcb",
+          claim="SCAN: after 100,000 TPC-B transactions the read-optimized file system "
+          "scans the account file 33% faster than LFS (the caption: about 50%).",
+          differs="by default the scan follows a few hundred transactions on a 22 MB "
+          "account file (scale 1), not 100,000 on 160 MB, so LFS's file is less "
+          "scattered than the thesis'.",
+          gap="the figure itself (bars of the scan times) is not drawn."),
+    Entry("figure 5-9", "5.3.3", "Elapsed time for combined benchmark", "tpcb",
+          claim="LFS's faster transactions pay for its slower scan after about 134,300 "
+          "transactions between scans (2 h 40 min at 13.6 TPS).",
+          differs="the break-even point divides two small differences, so it moves far "
+          "with a little noise in either.",
+          gap="the plot (total elapsed time against transactions between scans) is not "
+          "drawn."),
+    Entry("table 7-1", "7.2", "Hardware specifications", "raw_disk",
+          claim="average seek 13.0 ms, one rotation 15.0 ms, the SCSI bus 1.6 MB/s, "
+          "controller overhead 1.0 ms.",
+          differs="the drive model takes its controller overhead from [RW94], 2.2 ms, not "
+          "table 7-1's 1.0 ms (qemu/DRIVE.md); the thesis measured no random access, so "
+          "its figure here is made from table 7-1's parts."),
+    Entry("table 7-2", "7.2", "Summary of benchmarks analyzed",
+          gap="a list of the benchmarks, nothing to measure: this document follows it."),
+    Entry("figure 7-1", "7.3.1", "Maximum file system write bandwidth", "fs_bandwidth",
+          claim="EFS writes fastest, above the raw disk at large transfers (its 64 KB "
+          "writes are asynchronous, the raw disk's synchronous); LFS lies below both "
+          "(it writes nothing until the fsync); FFS gets about 0.5 MB/s.",
+          differs="one pass of a 4 MB file per point; the thesis averaged 50 passes."),
+    Entry("figure 7-2", "7.3.1", "Effects of LFS write accumulation",
+          gap="needs the writes and the fsync of a 0.5 MB file timed apart; rawbench "
+          "fwrite times them together.  No driver yet."),
+    Entry("figure 7-3", "7.3.1", "Impact of rotational delay on FFS performance",
+          "fs_bandwidth",
+          claim="a 4 ms rotdelay was best: one block in four, at most a quarter of the "
+          "disk's bandwidth.",
+          differs="the thesis' figure is a drawing of the layout; ours is the sweep that "
+          "chose the rotdelay.  Here the gap stands for the drive's controller overhead "
+          "and bus time, the guest's own being tens of microseconds (bench/README.md)."),
+    Entry("figure 7-4", "7.3.2", "Maximum file system read bandwidth", "fs_bandwidth",
+          claim="EFS and LFS read within 3% of the raw disk; FFS gets about a quarter of "
+          "the disk's bandwidth, as when it writes.",
+          differs="one pass of a 4 MB file per point; the thesis averaged 50 passes."),
+    Entry("figure 7-5", "7.4", "Small file performance", "small_files",
+          claim="LFS wins creating and deleting; it reads about 30% slower than FFS and "
+          "EFS, having no fragments.",
+          differs="2,000 files by default (the thesis 10,000: --thesis), one run; the "
+          "thesis gave LFS 1 KB blocks for this test, ours has 4 KB."),
+    Entry("table 7-3", "7.5.1", "Single-user Andrew benchmark results", "andrew",
+          claim="LFS is 9% faster in all, from phases 1, 2 and 5; FFS and EFS are alike.",
+          differs="the tree is 24 of our own programs, not Andrew's; phase 5 is CPU-bound "
+          "(tcc under QEMU against cc on a 68040: one run took 16-22 s against the "
+          "thesis' 43-45 s, and the figure moves with the host), so compare ratios; "
+          "3 runs by default (thesis 10; LFSC 100)."),
+    Entry("figure 7-6", "7.5.2", "Multi-user Andrew performance", "andrew",
+          claim="per-invocation time falls at most 9% as invocations are added; beyond "
+          "four, reads dominate and LFS and EFS come together.",
+          differs="our kernel does not page, so the guest has 48 MB with the buffer "
+          "cache held at the thesis' 1.6 MB; one run per N by default (thesis 10)."),
+    Entry("figure 7-7", "7.5.2", "Multi-user Andrew performance (blow-up)", "andrew",
+          same_as="figure 7-6"),
+    Entry("table 7-4", "7.6", "Database sizing for the OO1 benchmark",
+          gap="no OO1 driver yet (issue 27); the record library (lib/libdb) has the "
+          "B-tree and fixed-length record files it needs."),
+    Entry("table 7-5", "7.6", "OO1 performance results", gap="no OO1 driver yet."),
+    Entry("table 7-6", "7.7", "Relation attributes for the Wisconsin benchmark",
+          gap="no Wisconsin driver yet (issue 27)."),
+    Entry("table 7-7", "7.7", "Wisconsin benchmark queries",
+          gap="no Wisconsin driver yet."),
+    Entry("table 7-8", "7.7", "Elapsed time for the queries of the Wisconsin benchmark",
+          gap="no Wisconsin driver yet, nor the read-ahead pathology of 7.7 (8 KB B-tree "
+          "pages on 4 KB blocks) it would show."),
+    Entry("table 7-9", "7.8", "TPC-B performance results", "tpcb",
+          claim="without its cleaner LFS is 15% ahead of EFS; with it, far behind: the "
+          "cleaner writes 60-80% of the blocks, the segments it cleans are 71% full, "
+          "one is cleaned per ~50 transactions.",
+          differs="scale 1 (a 22 MB account file) and 3 runs of 200 by default; the "
+          "thesis: scale 10 (237 MB) and 10 runs of 1,000 (--thesis).  How often our "
+          "cleaner cleans is in the cleaner's table."),
+    Entry("table 7-10", "7.9", "Supercomputer applications I/O characteristics",
+          gap="no supercomputer driver yet (issue 27); this table is its input."),
+    Entry("table 7-11", "7.9", "Performance of the supercomputer benchmark",
+          gap="no supercomputer driver yet, nor the cleaner's statistics beside it."),
+)
+
+# Asked for by issue 27 beside the thesis' tables and figures.
+WANTED = (
+    "the chapter-5 configuration: chapter 5's numbers on chapter 5's machine (the RZ55 "
+    "profile, 32 MB, the disk 70% full).  `make bench DISK=rz55` runs the drivers on "
+    "the RZ55, whose mechanism is inferred (qemu/DRIVE.md), with chapter 7's settings.",
+    "the cleaner's cost curve: TPS and write cost against disk fullness from 60% to 90%, "
+    "greedy against cost-benefit (the thesis only contrasts 70% and 80%; tpcb's LFS-G1M "
+    "is one point of it).",
+    "recovery beside fsck: recovery.py times LFS's roll-forward; fsck_ffs on the same "
+    "amount of data is not measured.",
+    "the guest's speed against the thesis' 68040, which the CPU-bound figures need.",
+)
+
+
+# ----- reading the results ---------------------------------------------------------------
+
+@dataclass(eq=False)
+class Run:
+    """One results file."""
+
+    path: Path
+    driver: str
+    meta: dict
+    tables: list[dict]
+    plots: dict[str, list[str]] = field(default_factory=dict)
+
+
+def is_num(x) -> bool:
+    """A JSON number; Python's reader lets NaN and Infinity through, we do not."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def need(ok: bool, where: str, what: str) -> None:
+    if not ok:
+        raise ReportError(f"{where}: {what}")
+
+
+def check_keys(obj, where: str, spec: dict) -> None:
+    """obj, the field at where ("" for the file itself), must be a JSON object
+    with every key of spec, each passing its test; keys spec does not name
+    are let through (a newer driver's extras)."""
+    need(isinstance(obj, dict), where or "the file",
+         f"expected an object, got {type(obj).__name__}")
+    for key, (test, what) in spec.items():
+        need(key in obj, where or "the file", f"no {key!r}")
+        need(test(obj[key]), f"{where}.{key}" if where else key,
+             f"expected {what}, got {obj[key]!r}")
+
+
+def num_or_none(x) -> bool:
+    return x is None or is_num(x)
+
+
+def str_or_none(x) -> bool:
+    return x is None or isinstance(x, str)
+
+
+def count_or_counts(x) -> bool:
+    """An int, or an object of ints by what they count ("single-user": 16)."""
+    return (isinstance(x, int) and not isinstance(x, bool)) or (
+        isinstance(x, dict) and all(isinstance(v, int) for v in x.values()))
+
+
+def three_nums(x) -> bool:
+    return isinstance(x, list) and len(x) == 3 and all(is_num(v) for v in x)
+
+
+META = {"commit": (str_or_none, "a commit id or null"),
+        "dirty": (lambda x: x is None or isinstance(x, bool), "true, false or null"),
+        "date": (lambda x: isinstance(x, str), "an ISO 8601 date"),
+        "elapsed_s": (is_num, "a number"),
+        "profile": (lambda x: isinstance(x, str), "a drive profile's name"),
+        "drive": (lambda x: isinstance(x, str), "a description"),
+        "ctrl_ms": (num_or_none, "a number or null"),
+        "guest_mem_mb": (count_or_counts, "megabytes, or an object of them"),
+        "options": (lambda x: isinstance(x, dict), "an object"),
+        "runs": (count_or_counts, "a count, or an object of them"),
+        "loadavg": (lambda x: isinstance(x, dict) and three_nums(x.get("start"))
+                    and three_nums(x.get("end")), "{start: [3 numbers], end: [...]}"),
+        "cpus": (lambda x: x is None or isinstance(x, int), "a count or null")}
+TABLE = {"id": (str_or_none, "a thesis table or figure ('table 7-3') or null"),
+         "title": (lambda x: isinstance(x, str) and x != "", "a title"),
+         "unit": (lambda x: isinstance(x, str), "a unit ('' for none)"),
+         "cells": (lambda x: isinstance(x, list), "a list of cells")}
+CELL = {"row": (lambda x: isinstance(x, str) and x != "", "a row name"),
+        "col": (lambda x: isinstance(x, str) and x != "", "a column name"),
+        "ours": (num_or_none, "a number or null"),
+        "sd": (num_or_none, "a number or null"),
+        "n": (lambda x: isinstance(x, int) and not isinstance(x, bool) and x >= 1,
+              "a run count of 1 or more"),
+        "thesis": (num_or_none, "a number or null"),
+        "thesis_sd": (num_or_none, "a number or null"),
+        "unit": (str_or_none, "a unit or null"),
+        "note": (str_or_none, "a string or null")}
+
+
+def load(path: Path) -> Run:
+    """Read and check one results file, or say what is wrong with it."""
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ReportError(f"{path.name}: not a JSON file: {e}") from None
+    try:
+        check_keys(doc, "", {
+            "schema": (lambda x: x == SCHEMA, f"schema {SCHEMA} (bench/driver.py)"),
+            "driver": (lambda x: isinstance(x, str) and x != "", "a driver's name"),
+            "meta": (lambda x: isinstance(x, dict), "an object"),
+            "tables": (lambda x: isinstance(x, list) and x != [], "a list of tables"),
+            "plots": (lambda x: isinstance(x, dict) and all(
+                isinstance(v, list) and all(isinstance(i, str) for i in v)
+                for v in x.values()), "an object of plot files and the ids they show")})
+        check_keys(doc["meta"], "meta", META)
+        for i, t in enumerate(doc["tables"]):
+            check_keys(t, f"tables[{i}]", TABLE)
+            for j, c in enumerate(t["cells"]):
+                check_keys(c, f"tables[{i}].cells[{j}]", CELL)
+    except ReportError as e:
+        raise ReportError(f"{path.name}: {e}") from None
+    return Run(path, doc["driver"], doc["meta"], doc["tables"], doc["plots"])
+
+
+def load_all(indir: Path) -> list[Run]:
+    """Every results file in indir, in make bench's order of the drivers."""
+    paths = sorted(indir.glob("*.json"))
+    if not paths:
+        raise ReportError(f"no results (*.json) in {indir}: run make bench, or a driver "
+                          "(python3 -m bench.NAME), first")
+    order = {d: i for i, d in enumerate(bench.DRIVERS)}
+    runs = [load(p) for p in paths]
+    return sorted(runs, key=lambda r: (order.get(r.driver, len(order)), r.path.name))
+
+
+# ----- numbers and shapes ----------------------------------------------------------------
+
+def fmt(x: Optional[float]) -> str:
+    """A figure as the tables print it: a count whole, a measure to two
+    decimals (as the thesis prints its own) or, below 1, three digits."""
+    if x is None:
+        return "—"
+    if isinstance(x, int) or abs(x) >= 1000:
+        return f"{x:,.0f}"
+    if x == 0 or abs(x) >= 1:
+        return f"{x:.2f}"
+    return f"{x:#.3g}"
+
+
+def ratio(c: dict) -> Optional[float]:
+    """ours / thesis, where both are there."""
+    if c["ours"] is None or c["thesis"] is None or c["thesis"] == 0:
+        return None
+    return c["ours"] / c["thesis"]
+
+
+def relation(a: float, b: float) -> str:
+    if abs(a - b) <= TOL * max(abs(a), abs(b)):
+        return "≈"
+    return ">" if a > b else "<"
+
+
+def unit_of(c: dict, t: dict) -> str:
+    return c["unit"] if c["unit"] is not None else t["unit"]
+
+
+def shape(tables: list[dict]) -> tuple[int, list[str]]:
+    """(comparisons made, the ones where ours is not ordered as the thesis)."""
+    made, wrong = 0, []
+    for t in tables:
+        cols: dict[str, list[dict]] = {}
+        for c in t["cells"]:
+            if c["ours"] is not None and c["thesis"] is not None:
+                cols.setdefault(c["col"], []).append(c)
+        for col, cells in cols.items():
+            if unit_of(cells[0], t) == "ratio":
+                for c in cells:
+                    made += 1
+                    rt, ro = relation(c["thesis"], 1), relation(c["ours"], 1)
+                    if rt != ro:
+                        wrong.append(f"{c['row']} {col}: thesis {fmt(c['thesis'])} "
+                                     f"({rt} 1), ours {fmt(c['ours'])} ({ro} 1)")
+                continue
+            for i, a in enumerate(cells):
+                for b in cells[i + 1:]:
+                    made += 1
+                    rt = relation(a["thesis"], b["thesis"])
+                    ro = relation(a["ours"], b["ours"])
+                    if rt != ro:
+                        wrong.append(f"{col}: thesis {a['row']} {rt} {b['row']}, "
+                                     f"ours {a['row']} {ro} {b['row']}")
+    return made, wrong
+
+
+def shape_line(tables: list[dict]) -> str:
+    made, wrong = shape(tables)
+    if not any(c["thesis"] is not None for t in tables for c in t["cells"]):
+        return "**Shape:** the thesis prints no numbers here; compare with its words above."
+    if made == 0:
+        return ("**Shape:** the thesis gives one number per measure here, nothing to "
+                "order; see the ratios.")
+    rule = (f"values within {TOL:.0%} of each other count as equal; a ratio, on which "
+            "side of 1 it lies")
+    if not wrong:
+        agree = "The one comparison agrees" if made == 1 else \
+            f"All {made} comparisons agree"
+        return f"**Shape: matches.** {agree} ({rule})."
+    shown = "; ".join(wrong[:8]) + ("; ..." if len(wrong) > 8 else "")
+    where = "in the one comparison" if made == 1 else f"in {len(wrong)} of {made} comparisons"
+    return f"**Shape: differs** {where} ({rule}): {shown}."
+
+
+# ----- the document ----------------------------------------------------------------------
+
+def md_table(header: list[str], rows: list[list[str]], numbers: range) -> list[str]:
+    """A markdown table, its columns in numbers set right."""
+    align = ["---:" if i in numbers else "---" for i in range(len(header))]
+    return ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"] + \
+        ["| " + " | ".join(r) + " |" for r in rows]
+
+
+def with_sd(x: Optional[float], sd: Optional[float]) -> str:
+    """mean (s.d.), the s.d. to the mean's decimals as the thesis prints it."""
+    if x is None or sd is None:
+        return fmt(x)
+    if abs(x) >= 1000:
+        return f"{fmt(x)} ({sd:,.0f})"
+    return f"{fmt(x)} ({sd:.2f})" if abs(x) >= 1 else f"{fmt(x)} ({fmt(sd)})"
+
+
+def label(col: str, c: dict, t: dict) -> str:
+    u = unit_of(c, t)
+    return f"{col} ({u})" if u != t["unit"] and u else col
+
+
+def compared(t: dict) -> list[str]:
+    """A table with the thesis' figures: a line per cell, thesis beside ours."""
+    notes = any(c["note"] for c in t["cells"])
+    header = ["", "", "thesis", "ours", "runs", "ours / thesis"]
+    rows = []
+    for c in t["cells"]:
+        r = ratio(c)
+        rows.append([c["row"], label(c["col"], c, t), with_sd(c["thesis"], c["thesis_sd"]),
+                     with_sd(c["ours"], c["sd"] if c["n"] > 1 else None), str(c["n"]),
+                     "—" if r is None else f"{r:.2f}"] + ([c["note"] or ""] if notes else []))
+    if notes:
+        header.append("note")
+    return md_table(header, rows, range(2, 6))
+
+
+def ours_alone(t: dict) -> list[str]:
+    """A table of ours alone: rows by columns, as the driver's text has it."""
+    rows: dict[str, dict[str, dict]] = {}
+    cols: dict[str, str] = {}
+    for c in t["cells"]:
+        rows.setdefault(c["row"], {})[c["col"]] = c
+        cols.setdefault(c["col"], label(c["col"], c, t))
+    body = [[r] + [with_sd(cells[k]["ours"], cells[k]["sd"] if cells[k]["n"] > 1 else None)
+                   if k in cells else "" for k in cols] for r, cells in rows.items()]
+    notes = [f"{c['row']}, {c['col']}: {c['note']}" for c in t["cells"] if c["note"]]
+    return md_table([""] + list(cols.values()), body, range(1, len(cols) + 1)) + \
+        ([""] + [f"- {n}" for n in notes] if notes else [])
+
+
+def render_table(t: dict, run: Run) -> list[str]:
+    unit = f" ({t['unit']})" if t["unit"] else ""
+    runs = {c["n"] for c in t["cells"]}
+    lines = [f"*{t['title']}*{unit}, from `{run.path.name}`"
+             + ("; ours: mean (s.d.) over the runs" if max(runs) > 1 else "") + ":", ""]
+    has_thesis = any(c["thesis"] is not None for c in t["cells"])
+    return lines + (compared(t) if has_thesis else ours_alone(t)) + [""]
+
+
+def slug(thesis_id: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", thesis_id.lower()).strip("-")
+
+
+@plotter
+def plot_ratios(thesis_id: str, tables: list[dict], path: Path) -> Optional[Path]:
+    """ours / thesis for every figure of a thesis table that has both."""
+    cells = [(f"{c['row']}, {c['col']}", ratio(c)) for t in tables for c in t["cells"]
+             if ratio(c) is not None]
+    if not cells:
+        return None
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(7, 0.3 * len(cells) + 1.2))
+    ys = range(len(cells))
+    ax.barh(list(ys), [r for _, r in cells], color="tab:blue")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_yticks(list(ys))
+    ax.set_yticklabels([n for n, _ in cells], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("ours / thesis")
+    ax.set_title(f"Thesis {thesis_id}: ours against the thesis'")
+    savefig(fig, path)
+    return path
+
+
+def runs_section(runs: list[Run]) -> list[str]:
+    def counts(x) -> str:
+        return str(x) if isinstance(x, int) else ", ".join(f"{k} {v}" for k, v in x.items())
+
+    rows = []
+    for r in runs:
+        m = r.meta
+        commit = "—" if m["commit"] is None else f"`{m['commit'][:10]}`" + \
+            (" with changes" if m["dirty"] else "")
+        drive = m["profile"] + (f", {fmt(m['ctrl_ms'])} ms" if m["ctrl_ms"] is not None
+                                else "")
+        load = m["loadavg"]
+        rows.append([f"`{r.path.name}`", commit, m["date"], drive,
+                     counts(m["guest_mem_mb"]), counts(m["runs"]),
+                     f"{load['start'][0]:.2f} → {load['end'][0]:.2f}"
+                     + (f" on {m['cpus']}" if m["cpus"] else ""),
+                     f"{round(m['elapsed_s'] / 60)} min"])
+    lines = ["## The runs", ""] + md_table(
+        ["results", "commit", "started (UTC)", "drive, controller overhead", "guest MB",
+         "runs", "host load (1 min), start → end, on CPUs", "took"], rows, range(4, 8)) \
+        + [""]
+    for r in runs:
+        opts = " ".join(f"{k}={v}" for k, v in sorted(r.meta["options"].items()))
+        lines.append(f"- `{r.driver}` options: {opts or 'none'}")
+    lines.append("")
+    warn = []
+    if len({r.meta["commit"] for r in runs}) > 1:
+        warn.append("The results come from different commits.")
+    if len({r.meta["profile"] for r in runs}) > 1:
+        warn.append("The results come from different drive profiles.")
+    dirty = [f"`{r.path.name}`" for r in runs if r.meta["dirty"]]
+    if dirty:
+        warn.append(f"{', '.join(dirty)}: measured a tree with uncommitted changes.")
+    # A 1-minute load as high as the CPUs: some other work had a core the
+    # guest wanted.  (Below that, the last driver's guest may be the load.)
+    busy = [f"`{r.path.name}` ({r.meta['loadavg']['start'][0]:.2f} on {r.meta['cpus']})"
+            for r in runs
+            if r.meta["cpus"] and r.meta["loadavg"]["start"][0] >= r.meta["cpus"]]
+    if busy:
+        warn.append("The host had as much work as CPUs when these started, and their "
+                    f"times may be long: {', '.join(busy)}.")
+    return lines + ([f"> {w}" for w in warn] + [""] if warn else [])
+
+
+@dataclass
+class Doc:
+    """The document as it is put together: its lines and its plots' folder."""
+
+    plots: Path                 # doc/results/
+    link: str                   # how the document names that folder
+    indir: Path
+    lines: list[str] = field(default_factory=list)
+    placed: set = field(default_factory=set)
+
+    def image(self, name: str, alt: str) -> None:
+        self.lines += [f"![{alt}]({self.link}/{name})", ""]
+
+    def driver_plots(self, run: Run, thesis_id: Optional[str]) -> None:
+        """Copy and show the run's plots that belong here: those naming
+        thesis_id first among their ids (None: those naming no id)."""
+        for name, ids in run.plots.items():
+            if (ids[0] if ids else None) != thesis_id or name in self.placed:
+                continue
+            self.placed.add(name)       # andrew.json and andrew_multi.json share one
+            src = self.indir / name
+            if src.exists():
+                shutil.copyfile(src, self.plots / name)
+                self.image(name, f"{run.driver}: {name}")
+            else:
+                self.lines += [f"(`{name}` is not in the results: the driver's Python had "
+                               "no matplotlib, or the driver stopped first.)", ""]
+
+
+def entry_section(doc: Doc, e: Entry, found: list[tuple[Run, dict]]) -> None:
+    tables = [t for _, t in found]
+    doc.lines += [f"### {e.id.capitalize()}: {e.title} ({e.section})", ""]
+    if e.claim:
+        doc.lines += [f"The thesis: {e.claim}", ""]
+    for run, t in found:
+        doc.lines += render_table(t, run)
+    doc.lines += [shape_line(tables), ""]
+    if e.differs:
+        doc.lines += [f"Why it may differ: {e.differs}", ""]
+    drive = CHAPTERS[e.chapter][2]
+    profiles = sorted({run.meta["profile"] for run, _ in found} - {drive})
+    if profiles:
+        doc.lines += [f"These ran on {', '.join(profiles)}; the thesis' chapter "
+                      f"{e.chapter} used the {drive} drive.", ""]
+    if e.gap:
+        doc.lines += [f"Still missing: {e.gap}", ""]
+    for run in dict.fromkeys(run for run, _ in found):
+        doc.driver_plots(run, e.id)
+    if any(ratio(c) is not None for t in tables for c in t["cells"]):
+        name = f"{slug(e.id)}-ratio.png"
+        if plot_ratios(e.id, tables, doc.plots / name):
+            doc.image(name, f"{e.id}: ours / thesis")
+        else:
+            doc.lines += ["(The ratio plot was not drawn: no matplotlib here.)", ""]
+
+
+def render(runs: list[Run], indir: Path, docpath: Path) -> str:
+    """The document; its plots go to the folder beside it named as it is."""
+    plots = docpath.with_suffix("")
+    plots.mkdir(parents=True, exist_ok=True)
+    for old in plots.glob("*.png"):     # all generated: none may outlive its results
+        old.unlink()
+    doc = Doc(plots, plots.name, indir)
+    by_id: dict[Optional[str], list[tuple[Run, dict]]] = {}
+    for run in runs:
+        for t in run.tables:
+            by_id.setdefault(t["id"], []).append((run, t))
+    doc.lines += [
+        "# Results: the thesis' evaluation beside ours", "",
+        "Generated by `make report` (`python3 -m bench.report`) from the results "
+        "`make bench` writes in `build/bench/`; do not edit it by hand.  For each table "
+        "and figure of chapters 5 and 7 of the thesis that a benchmark covers: the "
+        "thesis' numbers, ours, their ratio (ours / thesis), whether the shape matches "
+        "(the file systems in the same order) and why it may not.  Figures the thesis "
+        "only draws are given in numbers where its text gives them.  The last sections "
+        "list what is not covered yet and our figures that have no counterpart in the "
+        "thesis.", ""]
+    doc.lines += runs_section(runs)
+    known = {e.id for e in CATALOGUE}
+    missing, partial = [], []
+    for chapter, (title, machine, _) in CHAPTERS.items():
+        doc.lines += [f"## {title}", "", machine, ""]
+        for e in (e for e in CATALOGUE if e.chapter == chapter):
+            if e.same_as:
+                if by_id.get(e.same_as):
+                    doc.lines += [f"### {e.id.capitalize()}: {e.title} ({e.section})", "",
+                                  f"The same measurement as {e.same_as}, drawn at a "
+                                  "larger scale: see there.", ""]
+                else:
+                    missing.append(f"{e.id.capitalize()} ({e.section}, {e.title}): as "
+                                   f"{e.same_as}.")
+                continue
+            found = by_id.get(e.id, [])
+            if found:
+                entry_section(doc, e, found)
+                if e.gap:
+                    partial.append(f"{e.id.capitalize()} ({e.section}, {e.title}): {e.gap}")
+            elif e.driver:
+                missing.append(f"{e.id.capitalize()} ({e.section}, {e.title}): not in these "
+                               f"results; `python3 -m bench.{e.driver}` measures it.")
+            else:
+                missing.append(f"{e.id.capitalize()} ({e.section}, {e.title}): {e.gap}")
+    others = sorted(i for i in by_id if i is not None and i not in known)
+    if others:
+        doc.lines += ["## Other tables and figures of the thesis", ""]
+        for i in others:
+            entry_section(doc, Entry(i, "", "not in the report's catalogue"), by_id[i])
+    doc.lines += ["## Not covered yet", "",
+                  "Tables and figures of the thesis with no figures of ours here:", ""]
+    doc.lines += [f"- {m}" for m in missing] + [""]
+    if partial:
+        doc.lines += ["Covered only in part:", ""] + [f"- {p}" for p in partial] + [""]
+    doc.lines += ["Wanted beside them (issue 27):", ""] + [f"- {w}" for w in WANTED] + [""]
+    doc.lines += ["## Ours alone", "",
+                  "Figures with no table or figure in the thesis to set them beside.", ""]
+    for run in runs:
+        tables = [t for t in run.tables if t["id"] is None]
+        if tables or any(not ids for ids in run.plots.values()):
+            doc.lines += [f"### `{run.driver}`", ""]
+            for t in tables:
+                doc.lines += render_table(t, run)
+            doc.driver_plots(run, None)
+    return "\n".join(doc.lines).rstrip("\n") + "\n"
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--in", dest="indir", type=Path, default=TOP / "build" / "bench",
+                    help="where the drivers' NAME.json are (build/bench)")
+    ap.add_argument("--doc", type=Path, default=TOP / "doc" / "results.md",
+                    help="the document; its plots go beside it, in results/")
+    args = ap.parse_args(argv)
+    try:
+        runs = load_all(args.indir)
+    except ReportError as e:
+        print(f"bench.report: {e}", file=sys.stderr)
+        return 2
+    text = render(runs, args.indir, args.doc)
+    args.doc.write_text(text)
+    print(f"wrote {args.doc} from {len(runs)} results file(s) in {args.indir}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
