@@ -172,7 +172,7 @@ cluster_read(struct vnode *vp, off_t filesize, daddr_t lbn, int size,
 	int seq = lbn != 0 && lbn == vp->v_lastr + 1;
 	int again = lbn == vp->v_lastr, wait = 0;
 	struct buf *bp, *rabp;
-	daddr_t rablk;
+	daddr_t rablk, end;
 
 	if (!seq && !again) {
 		vp->v_ralen = window = MAX(window / 2, 1);
@@ -190,8 +190,9 @@ cluster_read(struct vnode *vp, off_t filesize, daddr_t lbn, int size,
 	 * block that lies elsewhere (LFS rewrote it) costs a transfer of its
 	 * own, not the window; the driver's disksort orders the transfers.
 	 */
-	if (seq) {
-		for (rablk = MAX(vp->v_maxra, lbn) + 1; rablk <= lbn + window &&
+	rablk = MAX(vp->v_maxra, lbn) + 1;
+	if (seq && rablk <= lbn + window) {
+		for (end = rablk + window; rablk < end &&
 		    (rablk + 1) * (off_t)size <= filesize; rablk += n) {
 			n = 1;
 			if (incore(vp, rablk) != NULL)
@@ -201,7 +202,7 @@ cluster_read(struct vnode *vp, off_t filesize, daddr_t lbn, int size,
 				brelse(rabp);
 			else
 				n = cluster_rbuild(vp, filesize, rabp,
-				    lbn + window - rablk + 1, 1);
+				    end - rablk, 1);
 		}
 		vp->v_ralen = MIN(2 * window, maxblks);
 	}

@@ -85,6 +85,8 @@ struct lfs {
 					 * head (lfs_usehead) */
 	int	lfs_coldlost;		/* the hot head took the cold head's
 					 * next segment (lfs_pickseg) */
+	int	lfs_unnamed;		/* the hot head went to a segment no
+					 * summary names: checkpoint */
 	u_int32_t lfs_cleanage;		/* su_lastmod for the cleaner's copies:
 					 * their data's, not the move's */
 

@@ -972,6 +972,8 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 		error = lfs_writesuper(fs, &fs->lfs_ckpsb);
 		fs->lfs_stats.ckps++;
 		fs->lfs_lastckp = lfs_time();
+		if (error == 0)
+			fs->lfs_unnamed = 0;
 	}
 	sp->sg_dirop = 0;
 	sp->sg_vps = NULL;
@@ -985,6 +987,9 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	if (vps2 != NULL)
 		lfs_vunref(vps2, n2);
 	lfs_segunlock(fs);
+	/* The log went where roll-forward cannot follow (lfs_newseg). */
+	if (error == 0 && fs->lfs_unnamed && !(flags & SEGM_CKP))
+		return lfs_segwrite_vnodes(mp, SEGM_CKP | SEGM_SYNC, NULL, 0);
 	if (error)
 		printf("lfs: %s: segment write: error %d\n",
 		    fs->lfs_ump->um_fspec, error);

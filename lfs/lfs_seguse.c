@@ -134,10 +134,20 @@ lfs_newseg(struct lfs *fs)
 	SEGUSE *sup;
 
 	LFS_ASSERT_SEGLOCK(fs);
-	if (d->dlfs_offset != 0 && sn == d->dlfs_curseg)
-		return ENOSPC;		/* no clean segment was left */
 	if (fs->lfs_coldin && fs->lfs_coldlost)
 		return ENOSPC;		/* its choice was taken: lfs_markv */
+	if (d->dlfs_offset != 0 && sn == d->dlfs_curseg) {
+		/*
+		 * No clean segment was left when the next was chosen; the
+		 * cleaner may have freed one since.  No summary names it, so
+		 * roll-forward cannot follow: the write ends in a checkpoint
+		 * (lfs_segwrite_vnodes).
+		 */
+		if (fs->lfs_coldin || lfs_pickseg(fs) != 0 ||
+		    (sn = d->dlfs_nextseg) == d->dlfs_curseg)
+			return ENOSPC;
+		fs->lfs_unnamed = 1;
+	}
 	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
 		return EIO;
 	if (sup->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)) {
@@ -214,6 +224,8 @@ lfs_pickseg(struct lfs *fs)
 	if (!fs->lfs_coldin)
 		printf("lfs: %s: no clean segment after segment %u\n",
 		    fs->lfs_ump->um_fspec, sn);
+	else
+		fs->lfs_coldlost = 1;	/* lfs_markv chooses again */
 	d->dlfs_nextseg = sn;
 	return 0;
 }

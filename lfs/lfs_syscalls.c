@@ -205,15 +205,20 @@ lfs_markv(struct mount *mp, struct lfs_markv_args *uap, int *retval)
 		return ENOSPC;		/* no room left to move them to */
 	}
 	if (fs->lfs_coldlost) {
-		/* The cold head chooses again; a checkpoint says where. */
+		/*
+		 * The cold head chooses again, and a checkpoint says where
+		 * before it writes there.  With no clean segment left for it,
+		 * the copies go to the hot head (lfs_writecold): refusing them
+		 * would leave the cleaner nothing to free the log with.
+		 */
 		lfs_seglock(fs);
 		error = lfs_pickcold(fs);
 		lfs_segunlock(fs);
 		if (error == 0 && !fs->lfs_coldlost)
 			error = lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC);
-		if (error != 0 || fs->lfs_coldlost) {
+		if (error != 0) {
 			free(bi);
-			return ENOSPC;
+			return error;
 		}
 	}
 	vps = malloc((uap->blkcnt + 1) * sizeof(*vps), M_WAITOK);
