@@ -144,8 +144,13 @@ lfs_newseg(struct lfs *fs)
 		 * (lfs_segwrite_vnodes).
 		 */
 		if (fs->lfs_coldin || lfs_pickseg(fs) != 0 ||
-		    (sn = d->dlfs_nextseg) == d->dlfs_curseg)
+		    (sn = d->dlfs_nextseg) == d->dlfs_curseg) {
+			if (!fs->lfs_coldin)
+				printf("lfs: %s: no clean segment after "
+				    "segment %u\n", fs->lfs_ump->um_fspec,
+				    d->dlfs_curseg);
 			return ENOSPC;
+		}
 		fs->lfs_unnamed = 1;
 	}
 	if ((sup = LFS_SEGENTRY(fs, sn, &r)) == NULL)
@@ -218,14 +223,12 @@ lfs_pickseg(struct lfs *fs)
 	}
 	/*
 	 * None left: this is the last segment the log can take for now.
-	 * (The cold head then moves no copies until the cleaner has
-	 * reclaimed one: lfs_newseg says ENOSPC to lfs_markv.)
+	 * lfs_newseg chooses again when the head must move on (the
+	 * cleaner may have reclaimed one by then); the cold head's copies
+	 * go to the hot head until lfs_markv has chosen for it again.
 	 */
-	if (!fs->lfs_coldin)
-		printf("lfs: %s: no clean segment after segment %u\n",
-		    fs->lfs_ump->um_fspec, sn);
-	else
-		fs->lfs_coldlost = 1;	/* lfs_markv chooses again */
+	if (fs->lfs_coldin)
+		fs->lfs_coldlost = 1;
 	d->dlfs_nextseg = sn;
 	return 0;
 }
