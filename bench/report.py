@@ -183,7 +183,7 @@ WANTED = (
     "profile, 32 MB, the disk 70% full).  `make bench DISK=rz55` runs the drivers on "
     "the RZ55, whose mechanism is inferred (qemu/DRIVE.md), with chapter 7's settings.",
     "the cleaner's cost curve: TPS and write cost against disk fullness from 60% to 90%, "
-    "greedy against cost-benefit (the thesis only contrasts 70% and 80%; tpcb's LFS-G1M "
+    "greedy against cost-benefit (the thesis only contrasts 70% and 80%; tpcb's LFS-B1M "
     "is one point of it).",
     "recovery beside fsck: recovery.py times LFS's roll-forward; fsck_ffs on the same "
     "amount of data is not measured.",

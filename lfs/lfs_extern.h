@@ -89,6 +89,8 @@ struct lfs {
 					 * summary names: checkpoint */
 	u_int32_t lfs_cleanage;		/* su_lastmod for the cleaner's copies:
 					 * their data's, not the move's */
+	int	lfs_marking;		/* lfs_markv calls marking copies: other
+					 * writes leave those to them */
 
 	/* kernel transactions' group commit (lfs_txn.c) */
 	TAILQ_HEAD(, txn) lfs_txnq;	/* committers waiting for a group */

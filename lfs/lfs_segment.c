@@ -527,6 +527,11 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 			continue;
 		if (sp->sg_cleancopy && !(bp->b_flags & B_CLEANCOPY))
 			continue;
+		/* A copy lfs_markv is gathering goes to the cold head, with
+		 * its age: not with whatever write comes first. */
+		if ((bp->b_flags & B_CLEANCOPY) && fs->lfs_marking > 0 &&
+		    !(sp->sg_flags & SEGM_CLEAN))
+			continue;
 		lbns[n++] = level == LFS_DATA ? bp->b_lblkno : -bp->b_lblkno;
 	}
 	splx(s);
@@ -546,6 +551,13 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 		if ((bp = lfs_takeable(vp, lbn)) == NULL)
 			continue;	/* gone while the writer slept */
 		bremfree(bp);
+		if (bp->b_flags & B_CLEANCOPY) {
+			fs->lfs_stats.blocks_moved++;
+			/* Indirect blocks follow their inodes to the hot
+			 * head (lfs_writecold); data should not. */
+			if (!sp->sg_cleancopy && level == LFS_DATA)
+				fs->lfs_stats.blocks_moved_hot++;
+		}
 		bp->b_flags &= ~B_CLEANCOPY;
 		bp->b_flags |= B_BUSY | B_GATHERED;
 		if (TXN_PROTECTED(vp))

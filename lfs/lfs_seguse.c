@@ -107,8 +107,10 @@ lfs_pickcold(struct lfs *fs)
 	error = lfs_pickseg(fs);
 	d->dlfs_curseg = d->dlfs_offset == 0 ? d->dlfs_nextseg : cur;
 	lfs_swapheads(fs);
+	/* Found: not the hot head's, nor (written) the one it is in. */
 	if (error == 0 && d->dlfs_cnextseg != d->dlfs_nextseg &&
-	    d->dlfs_cnextseg != d->dlfs_curseg)
+	    d->dlfs_cnextseg != d->dlfs_curseg &&
+	    (d->dlfs_coffset == 0 || d->dlfs_cnextseg != d->dlfs_ccurseg))
 		fs->lfs_coldlost = 0;
 	return error;
 }
@@ -143,12 +145,14 @@ lfs_newseg(struct lfs *fs)
 		 * roll-forward cannot follow: the write ends in a checkpoint
 		 * (lfs_segwrite_vnodes).
 		 */
-		if (fs->lfs_coldin || lfs_pickseg(fs) != 0 ||
+		if (fs->lfs_coldin) {
+			fs->lfs_coldlost = 1;	/* lfs_markv chooses again */
+			return ENOSPC;
+		}
+		if (lfs_pickseg(fs) != 0 ||
 		    (sn = d->dlfs_nextseg) == d->dlfs_curseg) {
-			if (!fs->lfs_coldin)
-				printf("lfs: %s: no clean segment after "
-				    "segment %u\n", fs->lfs_ump->um_fspec,
-				    d->dlfs_curseg);
+			printf("lfs: %s: no clean segment after segment %u\n",
+			    fs->lfs_ump->um_fspec, d->dlfs_curseg);
 			return ENOSPC;
 		}
 		fs->lfs_unnamed = 1;

@@ -222,6 +222,7 @@ lfs_markv(struct mount *mp, struct lfs_markv_args *uap, int *retval)
 		}
 	}
 	vps = malloc((uap->blkcnt + 1) * sizeof(*vps), M_WAITOK);
+	fs->lfs_marking++;
 	for (i = 0; i < uap->blkcnt && error == 0; i++) {
 		if (lfs_curaddr(mp, &bi[i], &vp) != bi[i].bi_daddr ||
 		    vp == NULL) {
@@ -257,6 +258,7 @@ lfs_markv(struct mount *mp, struct lfs_markv_args *uap, int *retval)
 			error = e;
 		fs->lfs_cleanserial = fs->lfs_dlfs.dlfs_serial;
 	}
+	fs->lfs_marking--;
 	for (i = 0; i < n; i++)
 		vrele(vps[i]);
 	free(vps);

@@ -40,6 +40,7 @@ show(const struct statfs *sfs, int zero)
 	P(blocks_clean); P(start_write); P(stop_access); P(cleaner_waits);
 	P(segs_cleaned); P(blocks_data); P(blocks_indir); P(blocks_inode);
 	P(blocks_ifile); P(files_dataonly); P(rfw_dataonly);
+	P(blocks_moved); P(blocks_moved_hot);
 #undef P
 	printf("sync_share\t%llu%%\n", st.psegs ? (unsigned long long)
 	    (100 * st.psegs_sync / st.psegs) : 0ULL);

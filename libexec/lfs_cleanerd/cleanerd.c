@@ -4,14 +4,18 @@
  * LFS; several may run on one file system (the kernel checks every
  * block they move is still live).
  *
- *	usage: lfs_cleanerd [-gRv] [-c n] [-m min] mountpoint
+ *	usage: lfs_cleanerd [-bgRv] [-c n] [-i secs] [-m min] mountpoint
  *	       lfs_cleanerd -r [-fv] file ...
- *	  -g     greedy: clean the least utilized segments first, instead
- *	         of cost-benefit
+ *	  -b     cost-benefit: weigh a segment's age against its live
+ *	         bytes (BSD-LFS's default), instead of greedy
+ *	  -g     greedy: the least utilized segments first (the default)
  *	  -c n   clean n segments now, print the counters and exit
+ *	  -i secs how long a quiet file system is left between passes
+ *	         (default 30)
  *	  -m min keep at least min clean segments (default: the larger of
  *	         LFS_MINFREESEG + 2 and a sixteenth of the segments; never
- *	         more than half the space not live, in segments)
+ *	         more than half the space not live, in segments), and in
+ *	         idle time twice as many
  *	  -R     in idle time, rewrite scattered files in block order
  *	  -r     rewrite these files in block order now if they are
  *	         scattered (-f: whatever their layout), print the counters
@@ -23,13 +27,19 @@
  * ones), and while fewer than min segments are clean, or the kernel
  * woke it because a writer waits for space, clean the best segment:
  *
+ *	greedy  1 - u                 u: live bytes / segment bytes
  *	cost-benefit (thesis 6.4, from Sprite LFS)
- *	    (1 - u) * age / (1 + u)   u: live bytes / segment bytes,
- *	                              age: seconds since last written
- *	greedy  1 - u
+ *	    (1 - u) * age / (1 + u)   age: seconds since last written
  *
+ * Greedy is the default because it measured twice as fast on TPC-B
+ * (uniform random updates, where an old segment is no more stable than
+ * a young one; Rosenblum and Ousterhout found the same): bench/README.
  * Segments with no live bytes are reclaimed without being read.  Then
- * it sleeps in lfs_segwait until the kernel has work for it (or 30 s).
+ * it sleeps in lfs_segwait until the kernel has work for it (or -i
+ * seconds).  A sleep that ends with nothing written meanwhile is idle
+ * time: the next pass cleans ahead, to twice min (Sprite's low and high
+ * water marks), so a burst of writes finds clean segments waiting
+ * instead of a cleaner competing with it for the disk.
  * It exits when the file system is unmounted.
  *
  * Counters (blocks read, blocks handed to the kernel, empty segments
@@ -51,7 +61,7 @@
 
 #include "lfs_cleanerd.h"
 
-#define SEGWAIT_SECS	30
+#define SEGWAIT_SECS	30	/* -i: between passes, when quiet */
 #define BATCH		4	/* segments cleaned per checkpoint */
 #define MINGAIN		12	/* blocks a cleaned segment must free */
 
@@ -61,7 +71,7 @@ static time_t lastsync;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: lfs_cleanerd [-gRv] [-c n] [-m min] "
+	fprintf(stderr, "usage: lfs_cleanerd [-bgRv] [-c n] [-i secs] [-m min] "
 	    "mountpoint\n       lfs_cleanerd -r [-fv] file ...\n");
 	exit(1);
 }
@@ -177,7 +187,7 @@ choose(struct cleaner *c, u_int32_t *nclean)
 		age = (double)(now - (time_t)sup->su_lastmod) + 1;
 		if (age < 1)
 			age = 1;
-		score = c->greedy ? 1 - u : (1 - u) * age / (1 + u);
+		score = c->costbenefit ? (1 - u) * age / (1 + u) : 1 - u;
 		if (sup->su_nbytes == 0)
 			score = 1e30;	/* free for the taking */
 		if (score > best) {
@@ -287,10 +297,14 @@ main(int argc, char *argv[])
 	struct statfs sfs;
 	u_int32_t min = 0;
 	int ch, count = 0, urgent = 0, reorg = 0, idlereorg = 0, force = 0;
+	int idle = 0, wait = SEGWAIT_SECS;
 
 	memset(&cl, 0, sizeof(cl));
-	while ((ch = getopt(argc, argv, "c:fgm:rRv")) != -1) {
+	while ((ch = getopt(argc, argv, "bc:fgi:m:rRv")) != -1) {
 		switch (ch) {
+		case 'b':
+			cl.costbenefit = 1;
+			break;
 		case 'f':
 			force = 1;
 			break;
@@ -306,7 +320,12 @@ main(int argc, char *argv[])
 				usage();
 			break;
 		case 'g':
-			cl.greedy = 1;
+			cl.costbenefit = 0;
+			break;
+		case 'i':
+			wait = atoi(optarg);
+			if (wait <= 0)
+				usage();
 			break;
 		case 'm':
 			min = atoi(optarg);
@@ -349,9 +368,9 @@ main(int argc, char *argv[])
 	signal(SIGINT, onsignal);
 	chdir("/");
 	while (!done) {
-		if (pass(&cl, min, urgent, 0) < 0)
+		if (pass(&cl, idle ? 2 * min : min, urgent, 0) < 0)
 			break;		/* the ifile is gone: unmounted */
-		tv.tv_sec = SEGWAIT_SECS;
+		tv.tv_sec = wait;
 		tv.tv_usec = 0;
 		if (lfsstats(&cl.fsid, &st0, 0) < 0)
 			st0.blocks = ~0ULL;
@@ -366,10 +385,12 @@ main(int argc, char *argv[])
 		}
 		gettimeofday(&t1, NULL);
 		/* Woken before the timeout: a writer is waiting for space. */
-		urgent = t1.tv_sec - t0.tv_sec < SEGWAIT_SECS - 1;
+		urgent = (t1.tv_sec - t0.tv_sec) * 1000000LL +
+		    (t1.tv_usec - t0.tv_usec) < wait * 1000000LL - 500000;
 		/* Idle: nothing at all written while it slept. */
-		if (!urgent && idlereorg && !done &&
-		    lfsstats(&cl.fsid, &st1, 0) == 0 && st1.blocks == st0.blocks)
+		idle = !urgent && !done && lfsstats(&cl.fsid, &st1, 0) == 0 &&
+		    st1.blocks == st0.blocks;
+		if (idle && idlereorg)
 			reorganize_idle(&cl);
 	}
 	savecounters(&cl);

@@ -23,7 +23,7 @@ struct cleaner {
 	int	nbi, maxbi;
 	double	freesegs;		/* all space not live, in segments */
 	int	activegain;		/* a checkpoint would free some */
-	int	greedy;			/* -g: least utilized first */
+	int	costbenefit;		/* -b: cost-benefit, not greedy */
 	int	verbose;
 	/* counters (issue 6, item 7) */
 	unsigned long blocks_read;	/* read from the disk */

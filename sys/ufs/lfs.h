@@ -231,6 +231,8 @@ struct lfs_stats {
 	u_int64_t files_dataonly;	/* files a forced write wrote data only */
 	u_int64_t rfw_dataonly;		/* blocks roll-forward pointed files at
 					 * from SS_DATAONLY summaries */
+	u_int64_t blocks_moved;		/* the cleaner's copies (lfs_markv) */
+	u_int64_t blocks_moved_hot;	/* ... data not at the cold head */
 	/* the state now, filled in by SYS_lfsstats */
 	int64_t	  start_bytes, stop_bytes;	/* the thresholds (lfs_bio.c) */
 	int32_t	  start_bufs, stop_bufs;
