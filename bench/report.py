@@ -187,7 +187,6 @@ WANTED = (
     "is one point of it).",
     "recovery beside fsck: recovery.py times LFS's roll-forward; fsck_ffs on the same "
     "amount of data is not measured.",
-    "the guest's speed against the thesis' 68040, which the CPU-bound figures need.",
 )
 
 

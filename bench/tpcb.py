@@ -2,7 +2,7 @@
 transaction manager (lib/libdb, bin/tpcb) on FFS, EFS and BSD-LFS, and the
 kernel's transactions on BSD-LFS (thesis 5.2, figure 5-3).
 
-    python3 -m bench.tpcb [--profile hp97560] [--scale 1] [--runs 3] [--txns 200]
+    python3 -m bench.tpcb [--profile hp97560] [--scale 1] [--runs 3] [--txns 400]
         [--scan-txns 500] [--clean-passes 3] [--configs FFS,EFS,...] [--thesis]
         [--out build/bench]
 
@@ -494,7 +494,7 @@ def main(argv: list[str]) -> int:
     ap = parser(__doc__)
     ap.add_argument("--scale", type=int, default=1, help="TPS of TPC-B scaling")
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--txns", type=int, default=200)
+    ap.add_argument("--txns", type=int, default=400)
     ap.add_argument("--scan-txns", type=int, default=500,
                     help="more transactions before the second scan")
     ap.add_argument("--clean-passes", type=int, default=3,
