@@ -130,7 +130,9 @@ class Guest:
         kernel panic fails at once, not at the timeout."""
         n = next(self._markers)
         self.child.sendline(f"{cmd} ; echo __E{n}__$?")
-        if self.expect([rf"__E{n}__(\d+)\r*\n# ", PANICKED], timeout):
+        # A background program (mount's lfs_cleanerd) may print a line
+        # between the status and the prompt.
+        if self.expect([rf"__E{n}__(\d+)\r*\n(?:[^\n]*\n)*?# ", PANICKED], timeout):
             raise GuestError(f"the kernel panicked during {cmd!r}; "
                              f"console:\n{self.child.before[-4000:]}")
         status = int(self.child.match.group(1))
