@@ -175,15 +175,20 @@ def run_fsck(layout: str, img: Path, *opts: str,
                           stdin=subprocess.DEVNULL)
 
 
-def repair_verdict(layout: str, img: Path) -> str | None:
+def repair_verdict(layout: str, img: Path, strict: bool = False
+                   ) -> str | None:
     """fsck -y then fsck -n: None if the file system is repaired and found
-    clean, or if -y said it could not repair it; else what went wrong."""
+    clean, or (unless strict) if -y said it could not repair it; else
+    what went wrong."""
     y = run_fsck(layout, img, "-y")
     if y.returncode < 0:
         return f"fsck -y died with signal {-y.returncode}\n{y.stdout[-2000:]}"
     if y.returncode != 0:
         if not (y.stdout + y.stderr).strip():
             return f"fsck -y exited {y.returncode} without a word"
+        if strict:
+            return (f"fsck -y could not repair it (exit {y.returncode}):\n"
+                    f"{y.stdout[-3000:]}{y.stderr[-500:]}")
         return None
     n = run_fsck(layout, img, "-n")
     if n.returncode != 0:

@@ -21,19 +21,21 @@ class Case:
     layouts: tuple[str, ...]
     apply: Callable[[Path, str], None]
     why: str
+    refused: str = ""   # why fsck -y may only say it cannot repair it
 
 
 CASES: dict[str, Case] = {}
 
 
-def case(name: str, layouts: tuple[str, ...], why: str):
+def case(name: str, layouts: tuple[str, ...], why: str, refused: str = ""):
     def register(fn: Callable[[Path, str], None]):
-        CASES[name] = Case(name, layouts, fn, why)
+        CASES[name] = Case(name, layouts, fn, why, refused)
         return fn
     return register
 
 
 FFSES = ("ffs", "efs")
+SB_REFUSED = "the superblock: fsck_ffs names the copy to use (-b 32)"
 ALL = LAYOUTS
 
 
@@ -42,7 +44,7 @@ def sb_case(name: str, why: str, field: str, value: int) -> None:
     def apply(img: Path, layout: str) -> None:
         with Ffs(img) as f:
             f.set_sb(field, value)
-    case(name, FFSES, why)(apply)
+    case(name, FFSES, why, refused=SB_REFUSED)(apply)
 
 
 def lfs_sb_case(name: str, why: str, **fields: int) -> None:
@@ -51,7 +53,7 @@ def lfs_sb_case(name: str, why: str, **fields: int) -> None:
         d = Lfs(img)
         d.set_superblocks(**fields)
         d.save()
-    case(name, ("lfs",), why)(apply)
+    case(name, ("lfs",), why, refused="every superblock copy")(apply)
 
 
 def inode_case(name: str, why: str, path: str, **fields: int) -> None:
@@ -74,13 +76,15 @@ sb_case("sb-ipg-huge", "more inodes per group than the group holds",
 sb_case("sb-cssize-huge", "a summary area of a gigabyte", "cssize", 1 << 30)
 
 
-@case("sb-csaddr-out", FFSES, "the summary area outside the disk")
+@case("sb-csaddr-out", FFSES, "the summary area outside the disk",
+      refused=SB_REFUSED)
 def _(img, layout):
     with Ffs(img) as f:
         f.set_sb("csaddr", f.sb.size + 1000)
 
 
-@case("sb-size-huge", FFSES, "fs_size beyond the partition")
+@case("sb-size-huge", FFSES, "fs_size beyond the partition",
+      refused=SB_REFUSED)
 def _(img, layout):
     with Ffs(img) as f:
         f.set_sb("size", f.sb.size * 64)
@@ -93,7 +97,8 @@ lfs_sb_case("lfs-sb-nseg-huge", "more segments than the disk holds",
             nseg=0x7fffffff)
 
 
-@case("lfs-sb-idaddr-out", ("lfs",), "the ifile's inode beyond the disk")
+@case("lfs-sb-idaddr-out", ("lfs",), "the ifile's inode beyond the disk",
+      refused="every superblock copy")
 def _(img, layout):
     d = Lfs(img)
     d.set_superblocks(idaddr=d.sb.size + 50)
@@ -104,7 +109,8 @@ lfs_sb_case("lfs-sb-free-huge", "the free inode list starts at inode 2^31",
             free=0x7fffffff)
 
 
-@case("lfs-sb-curseg-out", ("lfs",), "the current segment beyond the last")
+@case("lfs-sb-curseg-out", ("lfs",), "the current segment beyond the last",
+      refused="every superblock copy")
 def _(img, layout):
     d = Lfs(img)
     d.set_superblocks(curseg=d.sb.nseg + 3, nextseg=d.sb.nseg + 4)
@@ -264,6 +270,17 @@ def dirent_edit(img: Path, layout: str, dirpath: str, name: str,
         f.set_dirent(dirpath, name, **fields)
 
 
+def dirent_rename(img: Path, layout: str, dirpath: str, name: str,
+                  new: bytes) -> None:
+    if layout == "lfs":
+        d = Lfs(img)
+        d.rename_dirent(dirpath, name, new)
+        d.save()
+        return
+    with Ffs(img) as f:
+        f.rename_dirent(dirpath, name, new)
+
+
 dirent_case("dirent-reclen-zero", "a directory entry of length 0",
             "/a", "small", reclen=0)
 dirent_case("dirent-reclen-long", "an entry running past its 512-byte chunk",
@@ -284,6 +301,17 @@ def _(img, layout):
     target = (Lfs(img).lookup("/a/small") if layout == "lfs" else
               FFSImage(str(img)).lookup("/a/small"))
     dirent_edit(img, layout, "/a/b", "..", ino=target)
+
+
+@case("dirent-dot-name", ALL, "the first entry not '.' (its name damaged)")
+def _(img, layout):
+    dirent_rename(img, layout, "/a/b", ".", b"#")
+
+
+@case("dirent-dotdot-name", ALL,
+      "the second entry not '..' (its name damaged)")
+def _(img, layout):
+    dirent_rename(img, layout, "/a/b", "..", b">")
 
 
 dirent_case("dirent-loop", "a subdirectory entry naming the root (a loop)",
@@ -316,7 +344,10 @@ def _(img, layout):
     d.save()
 
 
-@case("lfs-summary-next", ("lfs",), "every summary's next segment beyond the end")
+@case("lfs-summary-next", ("lfs",),
+      "every summary's next segment beyond the end",
+      refused="every segment to be emptied: more than one partial segment of "
+      "repairs")
 def _(img, layout):
     d = Lfs(img)
     for a, _ in d.psegs:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from qemu import lfsdisk
 from qemu.lfsdisk import DI_BLOCKS, DI_DB, DI_IB, DI_MODE, DI_NLINK, DI_SIZE
-from tests.ffsimage import (CG_FIELDS, DINODE_SIZE, FS_FIELDS, IFDIR, IFMT,
-                            NIADDR, ROOTINO, SBOFF, FFSImage)
+from tests.ffsimage import (CG_FIELDS, DINODE_SIZE, DIRECT, FS_FIELDS, IFDIR,
+                            IFMT, NIADDR, ROOTINO, SBOFF, FFSImage)
 from tests.host.tools import LfsImage
 
 
@@ -64,6 +64,11 @@ class Ffs(FFSImage):
     def set_dirent(self, dirpath: str, name: str, **fields: int) -> None:
         """Change fields of an entry (ino, reclen, type, namlen)."""
         self.set_entry(self.dirent(dirpath, name), **fields)
+
+    def rename_dirent(self, dirpath: str, name: str, new: bytes) -> None:
+        """Overwrite the first bytes of an entry's name (its length kept)."""
+        e = self.dirent(dirpath, name)
+        self.pwrite(e.offset - self.offset + DIRECT.size, new)
 
     # -- what is in use, for random damage --
     def metadata_extents(self) -> list[tuple[int, int, str]]:
@@ -191,6 +196,16 @@ class Lfs(LfsImage):
         for n, _, o in self.entries(self.lookup(dirpath)):
             if n == name:
                 self.set_field(o, lfsdisk.DIRECT_FIELDS, **fields)
+                return
+        raise FileNotFoundError(f"{dirpath}/{name}")
+
+    def rename_dirent(self, dirpath: str, name: str, new: bytes) -> None:
+        """Overwrite the first bytes of an entry's name (its length kept)."""
+        for n, _, o in self.entries(self.lookup(dirpath)):
+            if n == name:
+                o += 8          # d_ino, d_reclen, d_type, d_namlen
+                self.data[o:o + len(new)] = new
+                self.resum(o // self.bs)
                 return
         raise FileNotFoundError(f"{dirpath}/{name}")
 

@@ -60,11 +60,11 @@ checkdot(struct inodesc *idesc, struct direct **dirpp)
 	}
 	direrror(idesc->id_number, "MISSING '.'");
 	entrysize = DIRECTSIZ(1);
-	if (dirp->d_ino != 0 && strcmp(dirp->d_name, "..") != 0) {
-		pfatal("CANNOT FIX, FIRST ENTRY IN DIRECTORY CONTAINS %s\n",
-		    dirp->d_name);
-		resolved = 0;
-	} else if (dirp->d_reclen < entrysize) {
+	/* Another name gives way: what it named is reconnected (pass 4). */
+	if (dirp->d_ino != 0 && strcmp(dirp->d_name, "..") != 0)
+		pfatal("FIRST ENTRY IN DIRECTORY CONTAINS %s I=%u\n",
+		    dirp->d_name, dirp->d_ino);
+	if (dirp->d_reclen < entrysize) {
 		pfatal("CANNOT FIX, INSUFFICIENT SPACE TO ADD '.'\n");
 		resolved = 0;
 	} else if (dirp->d_reclen < 2 * entrysize) {
@@ -127,21 +127,20 @@ checkdotdot(struct inodesc *idesc, struct direct **dirpp, int *retp)
 		}
 		return (1);
 	}
+	fileerror(inp->i_parent, idesc->id_number, "MISSING '..'");
+	/* Another name gives way: what it named is reconnected (pass 4). */
 	if (dirp->d_ino != 0 && strcmp(dirp->d_name, ".") != 0) {
-		fileerror(inp->i_parent, idesc->id_number, "MISSING '..'");
-		pfatal("CANNOT FIX, SECOND ENTRY IN DIRECTORY CONTAINS %s\n",
-		    dirp->d_name);
-		inp->i_dotdot = (u_int32_t)-1;
-		resolved = 0;
-	} else if (dirp->d_reclen < entrysize) {
-		fileerror(inp->i_parent, idesc->id_number, "MISSING '..'");
+		pfatal("SECOND ENTRY IN DIRECTORY CONTAINS %s I=%u\n",
+		    dirp->d_name, dirp->d_ino);
+		dirp->d_ino = 0;
+	}
+	if (dirp->d_reclen < entrysize) {
 		pfatal("CANNOT FIX, INSUFFICIENT SPACE TO ADD '..'\n");
 		inp->i_dotdot = (u_int32_t)-1;
 		resolved = 0;
 	} else if (inp->i_parent != 0) {
 		/* We know the parent, so fix now. */
 		inp->i_dotdot = inp->i_parent;
-		fileerror(inp->i_parent, idesc->id_number, "MISSING '..'");
 		setdot(dirp, "..", inp->i_parent, dirp->d_reclen);
 		if (reply("FIX") == 1)
 			*retp |= ALTERED;

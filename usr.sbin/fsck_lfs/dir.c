@@ -16,8 +16,8 @@
  * chunk is cut at the bad entry; unreachable inodes are linked into
  * lost+found as "#ino" (a directory's ".." then names lost+found), or
  * freed if there is no lost+found; link counts are set.  Changed
- * directory blocks become dirty blocks for write.c; only direct blocks
- * (lbn < NDADDR) can be rewritten.
+ * directory blocks become dirty blocks for write.c; lost+found grows by
+ * direct blocks only.
  */
 #include <sys/types.h>
 #include <stdio.h>
@@ -35,26 +35,6 @@ static u_int32_t *queue;		/* directories to read */
 static u_int32_t qhead, qtail;
 static u_int32_t lfino;			/* lost+found, 0 if none */
 static int ifentry_seen;		/* the root's "ifile" entry */
-static int canfix;			/* write.c can rewrite this block */
-
-/* Adopt buf as the repaired copy of block lbn of directory ino. */
-static void
-mkdirty(u_int32_t ino, int32_t lbn, u_int32_t daddr, u_int8_t *buf)
-{
-	struct dirtyblk *db;
-
-	for (db = dirtyblks; db != NULL; db = db->db_next)
-		if (db->db_ino == ino && db->db_lbn == lbn)
-			return;
-	db = emalloc(sizeof(*db));
-	db->db_ino = ino;
-	db->db_lbn = lbn;
-	db->db_daddr = daddr;
-	db->db_data = buf;
-	db->db_next = dirtyblks;
-	dirtyblks = db;
-	inos[ino].is_flags |= IF_DIRTY;	/* its pointer will change */
-}
 
 static int
 isdirty(const u_int8_t *buf)
@@ -67,8 +47,80 @@ isdirty(const u_int8_t *buf)
 	return (0);
 }
 
-/* dirblocks's walk: the address of each data block. */
+/* The n entries names[i] -> inums[i] fill an empty chunk. */
 static void
+putents(u_int8_t *chunk, const char **names, const u_int32_t *inums, int n)
+{
+	struct direct *dp = NULL;
+	u_int32_t off;
+	int i;
+
+	for (i = 0, off = 0; i < n; i++) {
+		dp = (struct direct *)(chunk + off);
+		dp->d_ino = inums[i];
+		dp->d_type = inums[i] == LFS_IFILE_INUM ? DT_REG : DT_DIR;
+		dp->d_namlen = strlen(names[i]);
+		memcpy(dp->d_name, names[i], dp->d_namlen + 1);
+		dp->d_reclen = DIRECTSIZ(dp->d_namlen);
+		off += dp->d_reclen;
+	}
+	if (dp != NULL)
+		dp->d_reclen += DIRBLKSIZ - off;
+}
+
+/*
+ * A new block lbn of directory ino, placed by write.c: empty chunks, the
+ * first holding the n entries names[i] -> inums[i] (".", ".." ...).
+ */
+static u_int8_t *
+newdirblk(u_int32_t ino, int32_t lbn, const char **names,
+    const u_int32_t *inums, int n)
+{
+	u_int8_t *buf = emalloc(fs.dlfs_bsize);
+	u_int32_t off;
+
+	for (off = 0; off < fs.dlfs_bsize; off += DIRBLKSIZ)
+		((struct direct *)(buf + off))->d_reclen = DIRBLKSIZ;
+	putents(buf, names, inums, n);
+	inos[ino].is_di.di_blocks += 1 << fs.dlfs_fsbtodb;
+	mkdirty(ino, lbn, LFS_UNUSED_DADDR, buf);
+	return (buf);
+}
+
+/* The first block of directory ino in parent: ".", "..", the root's "ifile". */
+static u_int8_t *
+firstdirblk(u_int32_t ino, u_int32_t parent)
+{
+	static const char *names[] = { ".", "..", "ifile" };
+	u_int32_t inums[] = { ino, parent, LFS_IFILE_INUM };
+
+	return (newdirblk(ino, 0, names, inums, ino == ROOTINO ? 3 : 2));
+}
+
+/* Make inode ino an empty directory in parent (its entry there apart). */
+static void
+mkdirino(u_int32_t ino, u_int32_t parent, u_int16_t perm)
+{
+	struct inoinfo *ip = &inos[ino];
+	struct dinode *dp = &ip->is_di;
+
+	if (fs.dlfs_free == ino)
+		fs.dlfs_free = ifentry(ino)->if_nextfree;
+	memset(dp, 0, sizeof(*dp));
+	dp->di_mode = IFDIR | perm;
+	dp->di_nlink = 2;
+	dp->di_size = fs.dlfs_bsize;
+	dp->di_atime = dp->di_mtime = dp->di_ctime = (int32_t)now;
+	dp->di_gen = ifentry(ino)->if_version;
+	dp->di_inumber = ino;
+	ip->is_state = IS_ALLOC;
+	ip->is_flags = IF_DIRTY;
+	ip->is_nentries = 0;
+	firstdirblk(ino, parent);
+}
+
+/* dirblocks's walk: the address of each data block. */
+static int
 diraddr(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
 {
 	u_int32_t *addr = arg;
@@ -76,6 +128,7 @@ diraddr(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
 	if (lbn >= 0 && (u_int64_t)lbn * fs.dlfs_bsize <
 	    inos[ino].is_di.di_size)
 		addr[lbn] = *ptr;
+	return (0);
 }
 
 /* The block addresses of directory ino (0: a hole), and how many. */
@@ -115,6 +168,47 @@ isname(const struct direct *dp, const char *name)
 }
 
 /*
+ * Directory ino has no "." and "..": put them in its first chunk if a
+ * repair emptied it (a chunk cut at its first entry), else report.
+ */
+static void
+dotdirs(u_int32_t ino, u_int32_t daddr)
+{
+	static const char *names[] = { ".", ".." };
+	struct inoinfo *ip = &inos[ino];
+	struct direct *dp;
+	u_int32_t inums[2];
+	u_int8_t *buf;
+
+	buf = yflag ? fileblk(ino, 0, daddr) : NULL;
+	dp = (struct direct *)buf;
+	if (buf == NULL || dp->d_ino != 0 || dp->d_reclen != DIRBLKSIZ) {
+		problem(NOFIX, "directory %u: no '.' and '..'", ino);
+		if (buf != NULL && !isdirty(buf))
+			free(buf);
+		return;
+	}
+	problem(FIX, "directory %u: no '.' and '..'", ino);
+	inums[0] = ino;
+	inums[1] = ip->is_parent;
+	putents(buf, names, inums, 2);
+	mkdirty(ino, 0, daddr, buf);
+	ip->is_nentries++;
+	inos[ip->is_parent].is_nentries++;
+}
+
+/* Entry dp becomes name -> ino, in its place (a directory's). */
+static void
+setname(struct direct *dp, const char *name, u_int32_t ino)
+{
+
+	dp->d_ino = ino;
+	dp->d_type = DT_DIR;
+	dp->d_namlen = strlen(name);
+	memcpy(dp->d_name, name, dp->d_namlen + 1);
+}
+
+/*
  * One entry of directory ino, at index k of the directory: ENT_KEPT,
  * ENT_REMOVED, or ENT_CHANGED if it was repaired in place (its block
  * must then be written, like a removal's).
@@ -129,35 +223,41 @@ entry(u_int32_t ino, struct direct *dp, u_int32_t k, int orphan)
 	u_int32_t t = dp->d_ino;
 	int res = ENT_KEPT;
 
+	/* A name in the place of "." or ".." gives way (reconnected later). */
 	if (k == 0) {
-		if (!isname(dp, "."))
-			problem(NOFIX, "directory %u: first entry is not "
-			    "'.'", ino);
-		else if (t != ino && problem(canfix, "directory %u: '.' "
+		if (!isname(dp, ".")) {
+			if (problem(FIX, "directory %u: first entry is not "
+			    "'.'", ino)) {
+				setname(dp, ".", t = ino);
+				res = ENT_CHANGED;
+			}
+		} else if (t != ino && problem(FIX, "directory %u: '.' "
 		    "names %u", ino, t)) {
 			dp->d_ino = t = ino;
 			res = ENT_CHANGED;
 		}
 	} else if (k == 1) {
-		if (!isname(dp, ".."))
-			problem(NOFIX, "directory %u: second entry is not "
-			    "'..'", ino);
-		else if (t != ip->is_parent && !(orphan && !yflag) &&
-		    problem(canfix, "directory %u: '..' names %u, its "
+		if (!isname(dp, "..")) {
+			if (problem(FIX, "directory %u: second entry is not "
+			    "'..'", ino)) {
+				setname(dp, "..", t = ip->is_parent);
+				res = ENT_CHANGED;
+			}
+		} else if (t != ip->is_parent && !(orphan && !yflag) &&
+		    problem(FIX, "directory %u: '..' names %u, its "
 		    "parent is %u", ino, t, ip->is_parent)) {
 			dp->d_ino = t = ip->is_parent;
 			res = ENT_CHANGED;
 		}
 	} else if (isname(dp, ".") || isname(dp, "..")) {
-		problem(NOFIX, "directory %u: a second '%s' entry", ino,
-		    dp->d_namlen == 1 ? "." : "..");
-		return (ENT_KEPT);
+		return (problem(FIX, "directory %u: a second '%s' entry", ino,
+		    dp->d_namlen == 1 ? "." : "..") ? ENT_REMOVED : ENT_KEPT);
 	}
 	if (t >= nent || inos[t].is_state != IS_ALLOC ||
 	    (t == LFS_IFILE_INUM && (ino != ROOTINO || !isname(dp,
 	    "ifile")))) {
 		if (k > 1)
-			return (problem(canfix, "directory %u: entry '%.*s' "
+			return (problem(FIX, "directory %u: entry '%.*s' "
 			    "names %s inode %u", ino, dp->d_namlen,
 			    dp->d_name, t >= nent ? "out-of-range" :
 			    inos[t].is_state == IS_BAD ? "bad" :
@@ -176,10 +276,13 @@ entry(u_int32_t ino, struct direct *dp, u_int32_t k, int orphan)
 		return (res);
 	if (ino == ROOTINO && isname(dp, "lost+found"))
 		lfino = t;
-	if (tp->is_flags & IF_REACHED)
-		problem(NOFIX, "directory %u: entry '%.*s' is a second link "
-		    "to directory %u", ino, dp->d_namlen, dp->d_name, t);
-	else {
+	if (tp->is_flags & IF_REACHED) {
+		if (problem(FIX, "directory %u: entry '%.*s' is a second "
+		    "link to directory %u", ino, dp->d_namlen, dp->d_name, t)) {
+			tp->is_nentries--;
+			return (ENT_REMOVED);
+		}
+	} else {
 		tp->is_flags |= IF_REACHED;
 		tp->is_parent = ino;
 		queue[qtail++] = t;
@@ -195,7 +298,6 @@ chunk(u_int32_t ino, u_int8_t *c, u_int32_t *k, int32_t lbn, int coff,
 	struct direct *dp;
 	int off, prev, next, changed = 0;
 
-	canfix = lbn < NDADDR;
 	for (off = 0, prev = -1; off < DIRBLKSIZ; ) {
 		dp = (struct direct *)(c + off);
 		if (dp->d_reclen < DIRHDR || dp->d_reclen % 4 != 0 ||
@@ -243,17 +345,19 @@ scandir(u_int32_t ino, int orphan)
 	u_int8_t *buf;
 	int changed;
 
-	if (dp->di_size % DIRBLKSIZ != 0)
-		problem(NOFIX, "directory %u: size %llu is not whole "
-		    "directory blocks", ino, (unsigned long long)dp->di_size);
 	addr = dirblocks(ino, &n);
+	if (n == 0 && problem(FIX, "directory %u: size 0", ino)) {
+		dp->di_size = fs.dlfs_bsize;
+		n = 1;
+	}
 	for (lbn = 0, k = 0; lbn < n; lbn++) {
-		if (addr[lbn] == LFS_UNUSED_DADDR) {
-			problem(NOFIX, "directory %u: a hole at lbn %u", ino,
-			    lbn);
-			continue;
-		}
-		if ((buf = fileblk(ino, lbn, addr[lbn])) == NULL) {
+		if (addr[lbn] == LFS_UNUSED_DADDR && dirtyblk(ino, lbn) == NULL) {
+			if (lbn >= NDADDR || !problem(FIX, "directory %u: a "
+			    "hole at lbn %u: a new block", ino, lbn))
+				continue;
+			buf = lbn == 0 ? firstdirblk(ino, inos[ino].is_parent) :
+			    newdirblk(ino, lbn, NULL, NULL, 0);
+		} else if ((buf = fileblk(ino, lbn, addr[lbn])) == NULL) {
 			problem(NOFIX, "directory %u: lbn %u at %u "
 			    "unreadable", ino, lbn, addr[lbn]);
 			continue;
@@ -270,7 +374,7 @@ scandir(u_int32_t ino, int orphan)
 			free(buf);
 	}
 	if (k < 2)
-		problem(NOFIX, "directory %u: no '.' and '..'", ino);
+		dotdirs(ino, n > 0 ? addr[0] : LFS_UNUSED_DADDR);
 	free(addr);
 }
 
@@ -284,23 +388,22 @@ drain(int orphan)
 }
 
 /*
- * A new entry name -> ino in lost+found; 0 if it has no room and
+ * A new entry name -> ino in directory dir; 0 if it has no room and
  * cannot grow (direct blocks only).
  */
 static int
-linkin(u_int32_t ino)
+dirlink(u_int32_t dir, u_int32_t ino, const char *name)
 {
-	struct inoinfo *lp = &inos[lfino];
+	struct inoinfo *lp = &inos[dir];
 	struct direct *dp, *np;
 	u_int32_t *addr, n, lbn, off, need, namlen;
-	char name[16];
 	u_int8_t *buf;
 
-	namlen = snprintf(name, sizeof(name), "#%u", ino);
+	namlen = strlen(name);
 	need = DIRECTSIZ(namlen);
-	addr = dirblocks(lfino, &n);
+	addr = dirblocks(dir, &n);
 	for (lbn = 0; lbn < n && lbn < NDADDR; lbn++) {
-		if ((buf = fileblk(lfino, lbn, addr[lbn])) == NULL)
+		if ((buf = fileblk(dir, lbn, addr[lbn])) == NULL)
 			continue;
 		for (off = 0; off < fs.dlfs_bsize; ) {
 			dp = (struct direct *)(buf + off);
@@ -323,7 +426,7 @@ linkin(u_int32_t ino)
 			np->d_type = IFTODT(inos[ino].is_di.di_mode);
 			np->d_namlen = namlen;
 			memcpy(np->d_name, name, namlen + 1);
-			mkdirty(lfino, lbn, addr[lbn], buf);
+			mkdirty(dir, lbn, addr[lbn], buf);
 			free(addr);
 			return (1);
 		}
@@ -333,15 +436,49 @@ linkin(u_int32_t ino)
 	free(addr);
 	if (n >= NDADDR || lp->is_di.di_size % fs.dlfs_bsize != 0)
 		return (0);
-	/* A new block: empty chunks, written and placed by write.c. */
-	buf = emalloc(fs.dlfs_bsize);
-	for (off = 0; off < fs.dlfs_bsize; off += DIRBLKSIZ)
-		((struct direct *)(buf + off))->d_reclen = DIRBLKSIZ;
+	newdirblk(dir, n, NULL, NULL, 0);
 	lp->is_di.di_size += fs.dlfs_bsize;
-	lp->is_di.di_blocks += 1 << fs.dlfs_fsbtodb;
-	mkdirty(lfino, n, LFS_UNUSED_DADDR, buf);
-	return (linkin(ino));
+	return (dirlink(dir, ino, name));
 }
+
+/* A new entry "#ino" in lost+found. */
+static int
+linkin(u_int32_t ino)
+{
+	char name[16];
+
+	snprintf(name, sizeof(name), "#%u", ino);
+	return (dirlink(lfino, ino, name));
+}
+
+/*
+ * Lost+found, made in the root for what must be reconnected when the
+ * root has none (its old one is reconnected into it, if found); 0 if
+ * no inode is free or the root has no room.
+ */
+static u_int32_t
+mklostfound(void)
+{
+	u_int32_t ino;
+
+	for (ino = ROOTINO + 1; ino < nent; ino++)
+		if (inos[ino].is_state == IS_FREE && ino != LFS_IFILE_INUM)
+			break;
+	if (ino == nent)
+		return (0);
+	mkdirino(ino, ROOTINO, 0700);
+	if (!dirlink(ROOTINO, ino, "lost+found")) {
+		inos[ino].is_state = IS_FREE;
+		return (0);
+	}
+	inos[ino].is_nentries = 2;		/* its entry and its "." */
+	inos[ino].is_flags |= IF_REACHED;
+	inos[ino].is_parent = ROOTINO;
+	inos[ROOTINO].is_nentries++;		/* its ".." */
+	return (ino);
+}
+
+
 
 /* An allocated inode no directory names: to lost+found, or freed. */
 static void
@@ -369,6 +506,8 @@ reconnect(u_int32_t ino, int isdir)
 		}
 		return;
 	}
+	if (lfino == 0)
+		lfino = mklostfound();
 	if (lfino == 0 || !linkin(ino)) {
 		freeino(ino);
 		return;
@@ -396,17 +535,21 @@ pass4(void)
 	ip = &inos[ROOTINO];
 	if (nent <= ROOTINO || ip->is_state != IS_ALLOC ||
 	    (ip->is_di.di_mode & IFMT) != IFDIR) {
-		problem(NOFIX, "the root (inode %u) is not a directory",
-		    ROOTINO);
-		free(queue);
-		return;
+		/* What it held is reconnected to a new lost+found. */
+		if (nent <= ROOTINO || !problem(FIX, "the root (inode %u) is "
+		    "not a directory: a new, empty one", ROOTINO)) {
+			free(queue);
+			return;
+		}
+		mkdirino(ROOTINO, ROOTINO, 0755);
 	}
 	ip->is_flags |= IF_REACHED;
 	ip->is_parent = ROOTINO;
 	queue[qtail++] = ROOTINO;
 	drain(0);
-	if (!ifentry_seen)
-		problem(NOFIX, "the root has no 'ifile' entry");
+	if (!ifentry_seen && problem(FIX, "the root has no 'ifile' entry") &&
+	    dirlink(ROOTINO, LFS_IFILE_INUM, "ifile"))
+		inos[LFS_IFILE_INUM].is_nentries++;
 	for (isdir = 1; isdir >= 0; isdir--)
 		for (ino = ROOTINO + 1; ino < nent; ino++) {
 			ip = &inos[ino];

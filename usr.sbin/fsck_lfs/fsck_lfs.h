@@ -47,7 +47,7 @@ struct inoinfo {
 	u_int8_t is_flags;
 };
 
-/* A file block a repair changed (a directory block), to be written. */
+/* A file block a repair changed (directory or indirect), to be written. */
 struct dirtyblk {
 	u_int32_t db_ino;
 	int32_t	db_lbn;
@@ -61,6 +61,7 @@ struct dirtyblk {
 #define OWN_SUMMARY	0xffffffffu	/* a partial segment's summary */
 #define OWN_SUPER	0xfffffffeu	/* a superblock copy */
 #define OWN_INOBLK	0xfffffffdu	/* an inode block of the log */
+#define OWN_GAP		0xfffffffcu	/* after a broken summary: unknown */
 
 extern struct dlfs fs;			/* the checkpoint checked */
 extern const char *special;
@@ -77,6 +78,7 @@ extern int64_t *live;			/* [nseg]: live bytes counted */
 extern int64_t nlive;			/* live file blocks counted */
 extern u_int32_t nalloc;		/* allocated inodes counted */
 extern struct dirtyblk *dirtyblks;
+extern u_int8_t *segbroken;		/* [nseg]: segments -y cleans */
 
 /* main.c */
 int	 bread(u_int32_t, void *);
@@ -96,14 +98,18 @@ int	 sb_writeall(void);
 
 /* log.c */
 void	 pass2(void);
+int	 sumfix_write(void);
 
 /* inode.c */
 int	 ifile_read(void);
 IFILE	*ifentry(u_int32_t);
 SEGUSE	*seguse(u_int32_t);
 u_int8_t *fileblk(u_int32_t, int32_t, u_int32_t);
-void	 walkfile(u_int32_t, const struct dinode *,
-	    void (*)(u_int32_t, int32_t, u_int32_t *, void *), void *);
+void	 mkdirty(u_int32_t, int32_t, u_int32_t, u_int8_t *);
+struct dirtyblk *dirtyblk(u_int32_t, int32_t);
+/* A walk's function on one block pointer: 1 keeps a change of it. */
+typedef int (*blkfn)(u_int32_t, int32_t, u_int32_t *, void *);
+void	 walkfile(u_int32_t, struct dinode *, blkfn, void *);
 void	 pass3(void);
 void	 account(void);
 void	 freeino(u_int32_t);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "sys/ufs/dinode.h"
+#include "sys/ufs/dir.h"
 #include "sys/ufs/lfs.h"
 #include "lib/fsutil/lfs_read.h"
 #include "fsck_lfs.h"
@@ -37,8 +38,6 @@ int64_t nlive;
 u_int32_t nalloc;
 struct dirtyblk *dirtyblks;
 
-typedef void (*blkfn)(u_int32_t, int32_t, u_int32_t *, void *);
-
 /*
  * Block lbn of inode ino, at daddr: the repaired copy if there is one,
  * else read into a new buffer.  NULL if unreadable.  The caller frees a
@@ -51,9 +50,8 @@ fileblk(u_int32_t ino, int32_t lbn, u_int32_t daddr)
 	struct dirtyblk *db;
 	u_int8_t *buf;
 
-	for (db = dirtyblks; db != NULL; db = db->db_next)
-		if (db->db_ino == ino && db->db_lbn == lbn)
-			return (db->db_data);
+	if ((db = dirtyblk(ino, lbn)) != NULL)
+		return (db->db_data);
 	buf = emalloc(fs.dlfs_bsize);
 	if (!bread(daddr, buf)) {
 		free(buf);
@@ -65,12 +63,9 @@ fileblk(u_int32_t ino, int32_t lbn, u_int32_t daddr)
 static void
 fileblk_put(u_int32_t ino, int32_t lbn, u_int8_t *buf)
 {
-	struct dirtyblk *db;
 
-	for (db = dirtyblks; db != NULL; db = db->db_next)
-		if (db->db_ino == ino && db->db_lbn == lbn)
-			return;
-	free(buf);
+	if (dirtyblk(ino, lbn) == NULL)
+		free(buf);
 }
 
 /* Does an inode of this mode and size own blocks? */
@@ -84,42 +79,88 @@ hasblocks(const struct dinode *dp)
 }
 
 /*
+ * Adopt buf as the repaired copy of block lbn of inode ino (at daddr
+ * now), to be written by write.c; a block already dirty stays as it is.
+ */
+void
+mkdirty(u_int32_t ino, int32_t lbn, u_int32_t daddr, u_int8_t *buf)
+{
+	struct dirtyblk *db;
+
+	for (db = dirtyblks; db != NULL; db = db->db_next)
+		if (db->db_ino == ino && db->db_lbn == lbn)
+			return;
+	db = emalloc(sizeof(*db));
+	db->db_ino = ino;
+	db->db_lbn = lbn;
+	db->db_daddr = daddr;
+	db->db_data = buf;
+	db->db_next = dirtyblks;
+	dirtyblks = db;
+	inos[ino].is_flags |= IF_DIRTY;	/* a pointer of it will change */
+}
+
+/* The dirty copy of block lbn of ino, or NULL. */
+struct dirtyblk *
+dirtyblk(u_int32_t ino, int32_t lbn)
+{
+	struct dirtyblk *db;
+
+	for (db = dirtyblks; db != NULL; db = db->db_next)
+		if (db->db_ino == ino && db->db_lbn == lbn)
+			return (db);
+	return (NULL);
+}
+
+/*
  * The indirect block *ptr at height h, first data block first: fn on it,
  * then (if fn left *ptr nonzero and it can be read) on what it points to.
+ * 1 if *ptr is to change in its parent: fn kept a change of it, or the
+ * block itself changed (a pointer in it did), so it becomes a dirty
+ * block and moves when write.c writes it.
  */
-static void
+static int
 walkind(u_int32_t ino, u_int32_t *ptr, int h, int64_t first, blkfn fn,
     void *arg)
 {
 	u_int32_t *ib, i;
 	int64_t span;
 	int32_t lbn = (int32_t)-(first + h);
+	int kept, changed = 0;
 
-	fn(ino, lbn, ptr, arg);
+	kept = fn(ino, lbn, ptr, arg);
 	if (*ptr == LFS_UNUSED_DADDR ||
 	    (ib = (u_int32_t *)fileblk(ino, lbn, *ptr)) == NULL)
-		return;
+		return (kept);
 	for (span = 1, i = 0; i < (u_int32_t)h; i++)
 		span *= fs.dlfs_nindir;
 	for (i = 0; i < fs.dlfs_nindir; i++) {
 		if (ib[i] == LFS_UNUSED_DADDR || first + i * span > MAXLBN)
 			continue;
 		if (h == 0)
-			fn(ino, (int32_t)(first + i), &ib[i], arg);
+			changed |= fn(ino, (int32_t)(first + i), &ib[i], arg);
 		else
-			walkind(ino, &ib[i], h - 1, first + i * span, fn, arg);
+			changed |= walkind(ino, &ib[i], h - 1,
+			    first + i * span, fn, arg);
+	}
+	if (changed) {
+		mkdirty(ino, lbn, *ptr, (u_int8_t *)ib);
+		return (1);
 	}
 	fileblk_put(ino, lbn, (u_int8_t *)ib);
+	return (kept);
 }
 
 /*
  * fn(ino, lbn, &pointer, arg) on every block pointer of dp that is not a
  * hole, data blocks and indirect blocks alike.  fn may zero an indirect
- * pointer to keep the walk out of it.
+ * pointer to keep the walk out of it; a change fn returns 1 for is kept:
+ * in dp, or in an indirect block that becomes dirty (with every indirect
+ * block above it).  The ifile's dinode is not inos[]'s: nothing is kept
+ * for it (write.c rewrites the ifile whole).
  */
 void
-walkfile(u_int32_t ino, const struct dinode *dp,
-    void (*fn)(u_int32_t, int32_t, u_int32_t *, void *), void *arg)
+walkfile(u_int32_t ino, struct dinode *dp, blkfn fn, void *arg)
 {
 	u_int32_t ptr;
 	int64_t first, span;
@@ -128,26 +169,29 @@ walkfile(u_int32_t ino, const struct dinode *dp,
 	if (!hasblocks(dp))
 		return;
 	for (i = 0; i < NDADDR; i++)
-		if ((ptr = dp->di_db[i]) != LFS_UNUSED_DADDR)
-			fn(ino, i, &ptr, arg);
+		if ((ptr = dp->di_db[i]) != LFS_UNUSED_DADDR &&
+		    fn(ino, i, &ptr, arg))
+			dp->di_db[i] = ptr;
 	first = NDADDR;
 	span = fs.dlfs_nindir;
 	for (i = 0; i < NIADDR && first <= MAXLBN; i++) {
-		if ((ptr = dp->di_ib[i]) != LFS_UNUSED_DADDR)
-			walkind(ino, &ptr, i, first, fn, arg);
+		if ((ptr = dp->di_ib[i]) != LFS_UNUSED_DADDR &&
+		    walkind(ino, &ptr, i, first, fn, arg))
+			dp->di_ib[i] = ptr;
 		first += span;
 		span *= fs.dlfs_nindir;
 	}
 }
 
 /* ifile_read's walk: where each ifile block is. */
-static void
+static int
 ifaddrs(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
 {
 	u_int32_t *addr = arg;
 
 	if (lbn >= 0 && (u_int32_t)lbn < ifnblk)
 		addr[lbn] = *ptr;
+	return (0);
 }
 
 /*
@@ -222,42 +266,46 @@ freeino(u_int32_t ino)
 	inos[ino].is_flags = 0;
 }
 
-/* pass 3's walk: one block pointer of an inode. */
-static void
+/*
+ * pass 3's walk: one block pointer of an inode.  A pointer outside the
+ * file system, into the log's own blocks, to a block another inode has
+ * already, or past the size is cleared by -y: the block becomes a hole.
+ * The ifile's are not repaired here (it is read already).  Without -y a
+ * bad indirect pointer is zeroed only to keep the walk out.
+ */
+static int
 checkblk(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
 {
 	struct inoinfo *ip = &inos[ino];
 	u_int32_t daddr = *ptr, own;
 	int64_t *lastlbn = arg;
-	const char *what;
+	int fix = ino == LFS_IFILE_INUM ? NOFIX : FIX;
+	char why[48];
 
-	if (daddr < lfs_sbfirstblock(&fs, 0) || daddr >= fs.dlfs_size) {
-		problem(NOFIX, "inode %u: block %u (lbn %d) out of range",
-		    ino, daddr, lbn);
-		*ptr = 0;
-		ip->is_flags |= IF_BADPTR;
-		return;
-	}
-	if ((own = owner[daddr]) != OWN_NONE) {
-		what = own == OWN_SUMMARY ? "a summary" :
-		    own == OWN_SUPER ? "a superblock copy" :
-		    own == OWN_INOBLK ? "an inode block" : NULL;
-		if (what != NULL)
-			problem(NOFIX, "inode %u: block %u (lbn %d) is %s",
-			    ino, daddr, lbn, what);
-		else
-			problem(NOFIX, "inode %u: block %u (lbn %d) also "
-			    "claimed by inode %u", ino, daddr, lbn, own);
-		*ptr = 0;
-		ip->is_flags |= IF_BADPTR;
-		return;
-	}
-	if (lbn >= 0 && lbn > *lastlbn)
-		problem(NOFIX, "inode %u: block %u at lbn %d past its size "
-		    "%llu", ino, daddr, lbn,
+	if (daddr < lfs_sbfirstblock(&fs, 0) || daddr >= fs.dlfs_size)
+		snprintf(why, sizeof(why), "out of range");
+	else if ((own = owner[daddr]) != OWN_NONE && own != OWN_GAP)
+		snprintf(why, sizeof(why), own == OWN_SUMMARY ? "is a summary" :
+		    own == OWN_SUPER ? "is a superblock copy" :
+		    own == OWN_INOBLK ? "is an inode block" :
+		    "also claimed by inode %u", own);
+	else if (lbn >= 0 && lbn > *lastlbn)
+		snprintf(why, sizeof(why), "past its size %llu",
 		    (unsigned long long)ip->is_di.di_size);
-	owner[daddr] = ino;
-	ip->is_nblocks++;
+	else {
+		owner[daddr] = ino;
+		ip->is_nblocks++;
+		return (0);
+	}
+	if (problem(fix, "inode %u: block %u (lbn %d) %s", ino, daddr, lbn,
+	    why)) {
+		*ptr = LFS_UNUSED_DADDR;
+		ip->is_flags |= IF_DIRTY;
+		return (1);
+	}
+	ip->is_flags |= IF_BADPTR;
+	*ptr = LFS_UNUSED_DADDR;
+	return (0);
 }
 
 /* Is the mode one a file can have? */
@@ -301,6 +349,8 @@ checkino(u_int32_t ino)
 		    ip->is_daddr);
 		return;
 	}
+	if (owner[ip->is_daddr] == OWN_GAP)	/* a broken summary's */
+		owner[ip->is_daddr] = OWN_INOBLK;
 	if (owner[ip->is_daddr] != OWN_INOBLK) {
 		problem(FIX, "inode %u: block %u is not an inode block of "
 		    "the log", ino, ip->is_daddr);
@@ -324,6 +374,12 @@ checkino(u_int32_t ino)
 			dp->di_flags = 0;
 			ip->is_flags |= IF_DIRTY;
 		}
+	}
+	if ((dp->di_mode & IFMT) == IFDIR && dp->di_size % DIRBLKSIZ != 0 &&
+	    problem(FIX, "directory %u: size %llu is not whole directory "
+	    "blocks", ino, (unsigned long long)dp->di_size)) {
+		dp->di_size += DIRBLKSIZ - dp->di_size % DIRBLKSIZ;
+		ip->is_flags |= IF_DIRTY;
 	}
 	ip->is_state = IS_ALLOC;
 	lastlbn = dp->di_size == 0 ? -1 :
@@ -359,15 +415,16 @@ pass3(void)
 }
 
 /* account's walk: a live block. */
-static void
+static int
 countblk(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
 {
 
-	if (*ptr >= fs.dlfs_size)
-		return;
-	live[lfs_dtosn(&fs, *ptr)] += fs.dlfs_bsize;
-	inos[ino].is_nblocks++;
-	nlive++;
+	if (*ptr < fs.dlfs_size) {
+		live[lfs_dtosn(&fs, *ptr)] += fs.dlfs_bsize;
+		inos[ino].is_nblocks++;
+		nlive++;
+	}
+	return (0);
 }
 
 /*

@@ -122,6 +122,9 @@ problem(int fix, const char *fmt, ...)
 	nproblems++;
 	if (fix)
 		nfixable++;
+	else if (yflag)		/* say which ones -y leaves */
+		strncat(lines[nlines - 1], ": NOT REPAIRED",
+		    LINELEN - strlen(lines[nlines - 1]) - 1);
 	return (yflag && fix);
 }
 

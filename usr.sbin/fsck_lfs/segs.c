@@ -239,6 +239,10 @@ recount(void)
 		sup->su_nbytes = live[sn];
 		if (live[sn] > 0 || headseg(sn))
 			sup->su_flags |= SEGUSE_DIRTY;
+		else if (segbroken[sn]) {	/* emptied: clean now */
+			sup->su_flags &= ~SEGUSE_DIRTY;
+			sup->su_nsums = sup->su_ninos = 0;
+		}
 	}
 	countflags(&ci->clean, &ci->dirty);
 	fs.dlfs_nfiles = nalloc;

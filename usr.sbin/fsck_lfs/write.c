@@ -4,7 +4,7 @@
  * repaired model goes to the log as one partial segment, as
  * lfs_writeseg would write it:
  *
- *	[summary] [dirty directory blocks, a FINFO per directory]
+ *	[summary] [dirty file blocks, a FINFO per file]
  *	[the whole ifile, its single indirect block if it has one]
  *	[inode blocks: the repaired inodes, the ifile's last]
  *
@@ -18,9 +18,11 @@
  * not look like ours), and last the new checkpoint goes to every
  * superblock copy with serial + 1.
  *
- * Only directory blocks reached from the inode (lbn < NDADDR) and an
- * ifile of at most NDADDR + nindir blocks can be rewritten; dir.c
- * counts other repairs as not repairable.
+ * A dirty block moves, so the block that points to it changes too: every
+ * indirect block above a dirty block is made dirty first (lift), and once
+ * addresses are given each pointer is set to its block's new place
+ * (relocate).  The ifile is rewritten whole; one of at most NDADDR +
+ * nindir blocks can be.
  */
 #include <sys/types.h>
 #include <stdio.h>
@@ -34,13 +36,77 @@
 static u_int32_t *inolist;		/* inodes to write, the ifile last */
 static u_int32_t ninos;
 
-/* A directory block to write: its inode is allocated. */
+/* A file block to write: its inode is allocated. */
 static int
 wanted(const struct dirtyblk *db)
 {
 
-	return (db->db_ino != LFS_IFILE_INUM && db->db_lbn >= 0 &&
-	    db->db_lbn < NDADDR && inos[db->db_ino].is_state == IS_ALLOC);
+	return (db->db_ino != LFS_IFILE_INUM &&
+	    inos[db->db_ino].is_state == IS_ALLOC);
+}
+
+/* lift's walk: a dirty block makes the block above it dirty. */
+static int
+lift(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
+{
+
+	return (dirtyblk(ino, lbn) != NULL);
+}
+
+/* relocate's walk: a dirty block's pointer is its new address. */
+static int
+relocate(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
+{
+	struct dirtyblk *db = dirtyblk(ino, lbn);
+
+	if (db == NULL)
+		return (0);
+	*ptr = db->db_daddr;
+	return (1);
+}
+
+/* evacuate's walk: a block in a segment to be cleaned is rewritten. */
+static int
+evacblk(u_int32_t ino, int32_t lbn, u_int32_t *ptr, void *arg)
+{
+	u_int8_t *buf;
+
+	if (*ptr < fs.dlfs_size && segbroken[lfs_dtosn(&fs, *ptr)] &&
+	    dirtyblk(ino, lbn) == NULL && (buf = fileblk(ino, lbn, *ptr)))
+		mkdirty(ino, lbn, *ptr, buf);
+	return (0);
+}
+
+/*
+ * What is live in a segment whose summaries are broken (log.c), made
+ * dirty, so the segment is empty once the repairs are written: its
+ * blocks and its inodes (the ifile's go anyway).
+ */
+static void
+evacuate(void)
+{
+	u_int32_t ino, daddr;
+
+	for (ino = ROOTINO; ino < nent; ino++) {
+		if (inos[ino].is_state != IS_ALLOC)
+			continue;
+		daddr = inos[ino].is_daddr;
+		if (daddr < fs.dlfs_size && segbroken[lfs_dtosn(&fs, daddr)])
+			inos[ino].is_flags |= IF_DIRTY;
+		walkfile(ino, &inos[ino].is_di, evacblk, NULL);
+	}
+}
+
+/* A walk over every allocated inode with dirty blocks but the ifile. */
+static void
+walkdirty(blkfn fn)
+{
+	u_int32_t ino;
+
+	for (ino = ROOTINO; ino < nent; ino++)
+		if (inos[ino].is_state == IS_ALLOC &&
+		    (inos[ino].is_flags & IF_DIRTY))
+			walkfile(ino, &inos[ino].is_di, fn, NULL);
 }
 
 /* Where the partial segment of total blocks goes; 0 if nowhere. */
@@ -50,7 +116,8 @@ place(u_int32_t total)
 	u_int32_t sn, n, start;
 	SEGUSE *sup;
 
-	if (fs.dlfs_offset + total <= lfs_sntod(&fs, fs.dlfs_curseg + 1))
+	if (fs.dlfs_offset + total <= lfs_sntod(&fs, fs.dlfs_curseg + 1) &&
+	    !segbroken[fs.dlfs_curseg])
 		return (fs.dlfs_offset);
 	sn = fs.dlfs_nextseg;
 	sup = seguse(sn);
@@ -138,6 +205,8 @@ writelog(void)
 		return (0);
 	}
 	/* What goes in, and whether it fits. */
+	evacuate();
+	walkdirty(lift);
 	inolist = emalloc((nent + 1) * sizeof(*inolist));
 	ninos = 0;
 	for (ino = ROOTINO; ino < nent; ino++)
@@ -166,7 +235,10 @@ writelog(void)
 		return (0);
 	}
 
-	/* Addresses first: blocks in FINFO order, then the inode blocks. */
+	/*
+	 * Addresses first: blocks in FINFO order, then the inode blocks.
+	 * A new block (lost+found's) is a hole until now: direct only.
+	 */
 	pseg = emalloc((size_t)total * fs.dlfs_bsize);
 	ss = (struct segsum *)pseg;
 	fp = (u_int8_t *)(ss + 1);
@@ -179,17 +251,20 @@ writelog(void)
 			if (fip == NULL)
 				fip = finfo(fp, ino);
 			finfo_add(fip, db->db_lbn);
-			db->db_daddr = a;
-			inos[ino].is_di.di_db[db->db_lbn] = a;
-			memcpy(pseg + (size_t)(a - start) * fs.dlfs_bsize,
-			    db->db_data, fs.dlfs_bsize);
-			a++;
+			db->db_daddr = a++;
+			if (db->db_lbn >= 0 && db->db_lbn < NDADDR)
+				inos[ino].is_di.di_db[db->db_lbn] = db->db_daddr;
 		}
 		if (fip != NULL) {
 			fp = (u_int8_t *)lfs_nextfinfo(fip);
 			ss->ss_nfinfo++;
 		}
 	}
+	walkdirty(relocate);
+	for (db = dirtyblks; db != NULL; db = db->db_next)
+		if (wanted(db))
+			memcpy(pseg + (size_t)(db->db_daddr - start) *
+			    fs.dlfs_bsize, db->db_data, fs.dlfs_bsize);
 	fip = finfo(fp, LFS_IFILE_INUM);
 	if (hasind) {
 		ib = emalloc(fs.dlfs_bsize);
@@ -259,7 +334,8 @@ writelog(void)
 		    "its check: %s\n", lfs_sscheck(&fs, ss));
 		return (0);
 	}
-	ok = bwrite(start, pseg, (size_t)total * fs.dlfs_bsize) &&
+	ok = sumfix_write() &&
+	    bwrite(start, pseg, (size_t)total * fs.dlfs_bsize) &&
 	    endlog(fs.dlfs_offset);
 	if (ok && start != oldoffset)
 		ok = endlog(oldoffset);
