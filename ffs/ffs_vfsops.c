@@ -69,9 +69,6 @@ ffs_mount(struct mount *mp, const char *path, void *data)
 		brelse(bp);
 		bp = NULL;
 	}
-	ump->um_mountp = mp;
-	ump->um_dev = dev;
-	ump->um_devvp = devvp;
 	ump->um_fs = fs;
 	ump->um_ops = &ffs_ufsops;
 	ump->um_nindir = NINDIR(fs);
@@ -82,11 +79,7 @@ ffs_mount(struct mount *mp, const char *path, void *data)
 	ump->um_maxsymlinklen = fs->fs_maxsymlinklen;
 	ump->um_maxfilesize = fs->fs_maxfilesize;
 	ump->um_nbptr = fs->fs_size;
-	strlcpy(ump->um_fspec, fspec, sizeof(ump->um_fspec));
-	mp->mnt_data = ump;
-	mp->mnt_stat.f_fsid.val[0] = dev;
-	mp->mnt_stat.f_fsid.val[1] = 1;
-	strlcpy(mp->mnt_stat.f_mntfromname, fspec, MNAMELEN);
+	ufs_mountattach(mp, ump, devvp, fspec, 1);
 	if (fs->fs_flags & FS_EFS) {
 		/* EFS is this code with clustered reads and writes. */
 		mp->mnt_flag |= MNT_CLUSTERWRITE;	/* vflushbuf pushes clusters */

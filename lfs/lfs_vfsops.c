@@ -340,9 +340,6 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 		goto out;
 	}
 	crashed = !d->dlfs_clean;
-	ump->um_mountp = mp;
-	ump->um_dev = devvp->v_rdev;
-	ump->um_devvp = devvp;
 	ump->um_ops = &lfs_ufsops;
 	ump->um_nindir = d->dlfs_nindir;
 	ump->um_bptrtodb = d->dlfs_fsbtodb;	/* pointers are blocks */
@@ -352,11 +349,8 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	ump->um_maxsymlinklen = d->dlfs_maxsymlinklen;
 	ump->um_maxfilesize = d->dlfs_maxfilesize;
 	ump->um_nbptr = d->dlfs_size;
-	strlcpy(ump->um_fspec, fspec, sizeof(ump->um_fspec));
-	mp->mnt_data = ump;
-	mp->mnt_stat.f_fsid.val[0] = devvp->v_rdev;
-	mp->mnt_stat.f_fsid.val[1] = 3;
-	strlcpy(mp->mnt_stat.f_mntfromname, fspec, MNAMELEN);
+	ump->um_unassigned = LFS_UNASSIGNED;
+	ufs_mountattach(mp, ump, devvp, fspec, 3);
 	if (crashed) {
 		microtime(&t0);
 		lfs_rfw_scan(fs, &rf);

@@ -72,6 +72,24 @@ def test_a_bad_block_pointer_is_eio_and_one_line(guests, tmp_path: Path,
     g.ok("umount /mnt")
 
 
+@pytest.mark.parametrize("layout", ["ffs", "efs"])
+def test_minus_one_is_no_block_pointer_on_ffs(guests, tmp_path: Path,
+                                              layout: str):
+    """-1 is a valid pointer only where the layout says so (LFS: a block
+    in the cache, not written yet); on FFS it was taken for one too,
+    because ufs asked for an LFS superblock in a union that always holds
+    one.  Reading the file's first block must be EIO, said once."""
+    img = tmp_path / "damaged.img"
+    damage.make_case(layout, "file-db-negative", img)
+    g = guests.boot(sd1=img)
+    said = g.ok("mount -r /dev/sd1a /mnt")
+    out, status = g.run("dd if=/mnt/single of=/dev/null bs=4096 count=1")
+    said += out
+    assert status != 0 and "Input/output error" in out, out
+    assert "block pointer -1 out of range" in said, said
+    g.ok("umount /mnt")
+
+
 @pytest.mark.parametrize("size", ["2g", "huge"])
 @pytest.mark.parametrize("layout", ["ffs", "lfs"])
 def test_a_directory_bigger_than_its_blocks_is_refused_once(

@@ -84,6 +84,8 @@ struct ufsmount {
 	off_t	um_maxfilesize;		/* largest file the layout addresses */
 	char	um_fspec[90];		/* device name, for statfs */
 	daddr_t	um_nbptr;		/* block pointers are below this */
+	daddr_t	um_unassigned;		/* a pointer to a block only in the
+					 * cache so far (LFS: -1); 0: none */
 };
 #define um_fs	um_u.fs
 #define um_lfs	um_u.lfs
@@ -160,6 +162,8 @@ void	ufs_truncbuf(struct vnode *, daddr_t lastblock, int indirects,
 /* ufs_vfsops.c */
 int	ufs_opendev(struct mount *, void *data, char *fspec, struct vnode **);
 void	ufs_closedev(struct vnode *devvp, int ronly, int save);
+void	ufs_mountattach(struct mount *, struct ufsmount *, struct vnode *devvp,
+	    const char *fspec, int fsidtype);
 int	ufs_vget_common(struct mount *, ino_t, const struct vnodeops *,
 	    int (*readdin)(struct ufsmount *, ino_t, struct dinode *),
 	    struct vnode **);

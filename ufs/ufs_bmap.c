@@ -10,9 +10,9 @@
  * the same rule.  LFS needs these names to find indirect blocks in the
  * cache and to write them to the log like any other block.
  *
- * A pointer of 0 is a hole; LFS also keeps LFS_UNASSIGNED (-1) in the
- * pointer of a block that exists only in the cache so far, which has no
- * disk address either.
+ * A pointer of 0 is a hole; a layout may keep one more value (the
+ * mount's um_unassigned: LFS's -1) in the pointer of a block that exists
+ * only in the cache so far, which has no disk address either.
  *
  * bmap also returns how many blocks after bn follow contiguously on the
  * disk (the run), which clustering (EFS) and LFS reads use.
@@ -80,7 +80,7 @@ ufs_getindir(struct vnode *vp, daddr_t lbn, daddr_t blkno, struct buf **bpp)
 	*bpp = bp;
 	if (bp->b_flags & (B_DONE | B_DELWRI))
 		return 0;
-	if (blkno < 0) {		/* LFS_UNASSIGNED, yet not cached */
+	if (blkno < 0) {		/* um_unassigned, yet not cached */
 		printf("ufs: indirect block %ld of inode %u is lost\n",
 		    (long)lbn, (unsigned)VTOI(vp)->i_number);
 		bp->b_flags |= B_INVAL;
@@ -103,17 +103,16 @@ ufs_getindir(struct vnode *vp, daddr_t lbn, daddr_t blkno, struct buf **bpp)
  * Is daddr, a block pointer read from the disk, outside the file
  * system?  A damaged disk must give EIO, never a wild read, write or
  * cylinder-group index; the caller says so, and this reports it.  0 is
- * a hole, and on LFS -1 is LFS_UNASSIGNED.
+ * a hole, and the mount's um_unassigned a block not written yet.
  */
 int
 ufs_badbptr(struct inode *ip, daddr_t daddr)
 {
 	struct ufsmount *ump = ip->i_ump;
 
-	if (daddr >= 0 && daddr < ump->um_nbptr)
+	if ((daddr >= 0 && daddr < ump->um_nbptr) ||
+	    daddr == ump->um_unassigned)
 		return 0;
-	if (daddr == -1 && ump->um_lfs != NULL)
-		return 0;			/* LFS_UNASSIGNED */
 	if (!(ip->i_flag & IN_DAMAGED)) {	/* once, not per read */
 		ip->i_flag |= IN_DAMAGED;
 		printf("%s: inode %u: block pointer %ld out of range\n",

@@ -107,6 +107,25 @@ ufs_closedev(struct vnode *devvp, int ronly, int save)
 }
 
 /*
+ * Attach ump, its layout's fields filled in, to mp and the device: what
+ * every layout's mount does the same way.  fsidtype tells the layouts
+ * apart in f_fsid.
+ */
+void
+ufs_mountattach(struct mount *mp, struct ufsmount *ump, struct vnode *devvp,
+    const char *fspec, int fsidtype)
+{
+	ump->um_mountp = mp;
+	ump->um_dev = devvp->v_rdev;
+	ump->um_devvp = devvp;
+	strlcpy(ump->um_fspec, fspec, sizeof(ump->um_fspec));
+	mp->mnt_data = ump;
+	mp->mnt_stat.f_fsid.val[0] = devvp->v_rdev;
+	mp->mnt_stat.f_fsid.val[1] = fsidtype;
+	strlcpy(mp->mnt_stat.f_mntfromname, fspec, MNAMELEN);
+}
+
+/*
  * The vnode of inode ino, referenced: from the inode cache, or new, with
  * vops, its dinode filled in by the layout's readdin.  Others wanting
  * the same inode meanwhile wait in ufs_ihashget (VLOADING).
