@@ -354,8 +354,8 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
     for n, r in res.items():
         if n in KERNEL and r.forced:
             lines.append(f"  {n}: {r.forced:.1f} pages forced per commit; txnstat's steals "
-                         f"(pages the writer took while a running transaction held "
-                         f"them write-locked) {r.steals}")
+                         f"(a running transaction's pages the writer took: NO-STEAL "
+                         f"says 0) {r.steals}")
     cl = [(n, r.cleaner(64 if n == "LFS-C256K" else 256)) for n, r in res.items()]
     cl = [(n, c) for n, c in cl if c is not None]
     if cl:

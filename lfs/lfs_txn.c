@@ -529,15 +529,18 @@ txn_diskinode(struct inode *ip, struct dinode *dp)
 }
 
 /*
- * The writer took a page of a protected file: it must not be one a
- * running transaction holds dirty.  Counted, for the tests: NO-STEAL.
+ * The writer took a page of a protected file: it must not hold a running
+ * transaction's data (B_TXN; lfs_cantake leaves those).  Counted, for the
+ * tests: NO-STEAL says 0.  A page the transaction has only locked holds
+ * committed data (the cleaner's copy, say) and may go.
  */
 void
 txn_taken(struct buf *bp)
 {
-	struct txn *t = txn_owner(bp);
+	struct txn *t;
 
-	if (t != NULL && t->t_state != TXN_FORCING)
+	if ((bp->b_flags & B_TXN) && (t = txn_owner(bp)) != NULL &&
+	    t->t_state != TXN_FORCING)
 		txn_stats.steals++;
 }
 
