@@ -19,6 +19,9 @@ write(2) calls of S bytes that make a fresh --mb MB file, and the fsync after th
 times read(2) calls of S bytes to the end of the file (rawbench fread).  Every pass
 also gives the READ/WRITE commands the kernel counted for sd1 (thesis 7.2).
 
+Figure 7-2 on each file system: a 0.5 MB file written in 64 KB calls, the time
+until the last write returns and the time the fsync then takes.
+
 Then the rotdelay sweep of thesis 7.3.1: FFS made with newfs -d 0, 1, 2, 3, 4, 6, 8
 ms (maxcontig 1), a write and a read pass with S = 64 KB on each; the best rotdelay
 is the one that writes and reads the file in the least time.
@@ -55,6 +58,7 @@ SYSTEMS = {"FFS": (f"newfs -s {FS_SECTORS}", "mount"),
            "EFS": (f"newfs -E -s {FS_SECTORS}", "mount"),
            "LFS": (f"newfs_lfs -S {FS_SECTORS}", "mount -n -t lfs")}
 OPS = ("write", "read")
+ACCUM_BYTES = 512 * 1024  # figure 7-2: "a one-half megabyte write"
 
 
 @dataclass
@@ -73,6 +77,7 @@ class Results:
     raw: dict[tuple[str, int], Pass] = field(default_factory=dict)  # (op, S)
     fs: dict[tuple[str, str, int], Pass] = field(default_factory=dict)  # (fs, op, S)
     sweep: dict[tuple[int, str], Pass] = field(default_factory=dict)  # (ms, op)
+    accum: dict[str, tuple[int, int]] = field(default_factory=dict)  # fs: (write, fsync) us
     guest_s: float = 0.0
 
 
@@ -103,6 +108,14 @@ def file_pass(g: Guest, op: str, size: int, total: int) -> Pass:
     return Pass(f["bytes"] / f["usecs"], f["n"], f["usecs"], f["gap_mean_us"])
 
 
+def accum_pass(g: Guest) -> tuple[int, int]:
+    """Figure 7-2: microseconds the writes of a fresh 0.5 MB file took, and
+    the fsync after them."""
+    g.ok(f"rm -f {FILE} && sync")
+    f = rawbench(g, f"-b {SWEEP_SIZE} -t {ACCUM_BYTES} fwrite {FILE}")
+    return f["write_usecs"], f["usecs"] - f["write_usecs"]
+
+
 def show(what: str, p: Pass) -> None:
     print(f"  {what:24s} {p.mbps:6.3f} MB/s  ({p.commands} commands)", flush=True)
 
@@ -124,6 +137,9 @@ def measure(profile: str, total: int) -> Results:
                     for op in OPS:
                         res.fs[name, op, kb] = file_pass(g, op, kb * 1024, total)
                         show(f"{name} {op} {kb} KB", res.fs[name, op, kb])
+                res.accum[name] = w, f = accum_pass(g)
+                print(f"  {name} 0.5 MB: writes {w / 1e3:.1f} ms, fsync {f / 1e3:.1f} ms",
+                      flush=True)
                 g.ok("umount /mnt")
             for ms in ROTDELAYS_MS:
                 newfs(g, f"newfs -d {ms} -s {FS_SECTORS}")
@@ -174,6 +190,11 @@ def table(res: Results, total: int) -> str:
                          f"{lfs.mbps:9.3f} {100 * lfs.mbps / raw.mbps:7.0f}% "
                          f"{ffs.commands:9d} {efs.commands:9d} {lfs.commands:9d} "
                          f"{raw.commands:9d}")
+    lines += ["", f"Write accumulation (figure 7-2): a {ACCUM_BYTES >> 10} KB file, "
+              f"write(2) x {SWEEP_SIZE >> 10} KB then fsync",
+              f"{'':8s} {'writes ms':>10s} {'fsync ms':>9s} {'total ms':>9s}"]
+    for name, (w, f) in res.accum.items():
+        lines.append(f"{name:8s} {w / 1e3:10.1f} {f / 1e3:9.1f} {(w + f) / 1e3:9.1f}")
     lines += ["", f"FFS rotdelay sweep (thesis 7.3.1): newfs -d MS (maxcontig 1), "
               f"SIZE {SWEEP_SIZE >> 10} KB; both = 2 x file / (write time + read time); "
               "gap = mean idle us between commands",
@@ -213,6 +234,10 @@ def json_tables(res: Results, total: int) -> list[dict]:
              res.raw["read", big].mbps, thesis=1.0, unit="ratio",
              note="7.3.2: 'very small (3%) differences' from the raw disk")
         for name in ("EFS", "LFS")]))
+    tables.append(results_table("figure 7-2", f"A {ACCUM_BYTES >> 10} KB write: the "
+                                "writes, then the fsync", "ms", [
+        cell(name, phase, us / 1e3) for name, (w, f) in res.accum.items()
+        for phase, us in (("writes", w), ("fsync", f))]))
     sweep = [cell(op, f"{ms} ms", res.sweep[ms, op].mbps)
              for op in OPS for ms in ROTDELAYS_MS]
     sweep += [cell("both", f"{ms} ms", 2 * total / (res.sweep[ms, "write"].usecs +

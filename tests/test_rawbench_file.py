@@ -43,6 +43,8 @@ def test_fwrite_then_fread_move_the_bytes_asked_for(guest):
     assert int(w["rsectors"]) * SECTOR <= METADATA, \
         f"the counters were not zeroed for the pass (dd's reads count too): {w}"
     assert guest.ok("wc -c < /mnt/f").strip() == str(FILE_BYTES)
+    # the writes' part of the pass, before the fsync (thesis figure 7-2)
+    assert 0 < int(w.get("write_usecs", "0")) <= int(w["usecs"]), w
 
     guest.ok("umount /mnt && mount /dev/sd1c /mnt")     # a cold cache
     guest.ok(BEFORE)

@@ -38,8 +38,10 @@
  *	    svc_mean_us=... gap_mean_us=... log_n=... log_reads=...
  *	    log_bytes_mean=...
  *	fwrite unit=1 size=65536 bytes=4194304 usecs=... mbps=1.234
- *	    n=... reads=... (the ring fields)
+ *	    write_usecs=... n=... reads=... (the ring fields)
  * mean/min/max are read(2) as timed here; the rest come from the log:
+ * write_usecs is the part of usecs before fsync (thesis figure 7-2: what
+ * the writes took, and what the fsync then waited for).
  * svc is a command's time at the disk (end - begin), gap the time the
  * disk sat idle between one command's end and the next one's begin.
  * n, reads, writes, sreads and swrites count commands (sreads and swrites
@@ -259,7 +261,7 @@ ringsummary(void)
 
 /* One file pass: what it moved, how long it took, and the disk's view. */
 static void
-filereport(const char *what, u_int64_t bytes, u_int64_t us)
+filereport(const char *what, u_int64_t bytes, u_int64_t us, u_int64_t wus)
 {
 	u_int64_t milli;
 
@@ -268,6 +270,8 @@ filereport(const char *what, u_int64_t bytes, u_int64_t us)
 	milli = bytes * 1000 / us;	/* bytes/us = 10^6 bytes/s */
 	printf("%s unit=%d size=%ld bytes=%llu usecs=%llu mbps=%llu.%03llu",
 	    what, unit, iosize, bytes, us, milli / 1000, milli % 1000);
+	if (wus != 0)
+		printf(" write_usecs=%llu", wus);
 	counters();
 }
 
@@ -289,7 +293,7 @@ iobuffer(void)
 static void
 filewrite(const char *path)
 {
-	u_int64_t start, done;
+	u_int64_t start, wrote, done;
 	long n;
 	char *buf;
 	int fd;
@@ -305,9 +309,11 @@ filewrite(const char *path)
 		if (write(fd, buf, n) != n)
 			err(1, "%s: write at %llu", path, done);
 	}
+	wrote = now_us();
 	if (fsync(fd) < 0)
 		err(1, "%s: fsync", path);
-	filereport("fwrite", done, now_us() - start);
+	filereport("fwrite", done, now_us() - start, wrote > start ?
+	    wrote - start : 1);
 	close(fd);
 	free(buf);
 }
@@ -328,7 +334,7 @@ fileread(const char *path)
 		;
 	if (n < 0)
 		err(1, "%s: read at %llu", path, done);
-	filereport("fread", done, now_us() - start);
+	filereport("fread", done, now_us() - start, 0);
 	close(fd);
 	free(buf);
 }
