@@ -240,7 +240,11 @@ hosttools: $(HOSTTOOLS)
 # sd0: the root file system, built on the host from $(B)/root, as xv6's
 # mkfs does.  sd1: the scratch disk, blank, the size of the drive model.
 ROOTSIZE := 131072
-$(B)/sd0.img: $(PROGS) $(CCFILES) $(HOSTTOOLS) $(wildcard etc/*)
+# /etc/disktab: the drive profiles' geometry and rpm (qemu/disktab.py).
+$(B)/root/etc/disktab: qemu/disktab.py qemu/drivemodel.py
+	mkdir -p $(@D)
+	$(PY) -m qemu.disktab > $@.tmp && mv $@.tmp $@
+$(B)/sd0.img: $(PROGS) $(CCFILES) $(HOSTTOOLS) $(wildcard etc/*) $(B)/root/etc/disktab
 	rm -rf $(B)/rootfs && mkdir -p $(B)/rootfs
 	cp -a $(B)/root/. $(B)/rootfs/
 	mkdir -p $(B)/rootfs/etc $(B)/rootfs/tmp $(B)/rootfs/mnt $(B)/rootfs/root $(B)/rootfs/var/run

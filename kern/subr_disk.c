@@ -30,7 +30,8 @@
 #include <sys/disklabel.h>
 #include <sys/diskstats.h>
 
-#define DEFAULT_RPM	3600		/* 4.4BSD's guess; QEMU cannot tell */
+#define DEFAULT_RPM	3600		/* 4.4BSD's guess, for a drive that
+					 * does not say */
 
 _Static_assert(offsetof(struct diskstats, ds_log) % 8 == 0 &&
     sizeof(struct diskstats_io) == 32,
@@ -118,11 +119,13 @@ disklabel_check(struct disklabel *lp, u_int32_t nsectors)
 
 /*
  * The label of a disk without one: 'a' and 'c' the whole disk, the
- * geometry the drive reported (0 = unknown: a made-up 64 x 32).
+ * geometry and rpm the drive reported (0 = unknown: a made-up 64 x 32,
+ * 4.4BSD's 3600 rpm).
  */
 void
 disklabel_default(struct disklabel *lp, const char *typename,
-    u_int32_t nsectors, u_int32_t cyls, u_int32_t heads, u_int32_t secs)
+    u_int32_t nsectors, u_int32_t cyls, u_int32_t heads, u_int32_t secs,
+    u_int32_t rpm)
 {
 	memset(lp, 0, sizeof(*lp));
 	lp->d_magic = lp->d_magic2 = DISKMAGIC;
@@ -135,7 +138,7 @@ disklabel_default(struct disklabel *lp, const char *typename,
 	lp->d_secpercyl = lp->d_nsectors * lp->d_ntracks;
 	lp->d_ncylinders = cyls ? cyls : nsectors / lp->d_secpercyl;
 	lp->d_secperunit = nsectors;
-	lp->d_rpm = DEFAULT_RPM;
+	lp->d_rpm = rpm ? rpm : DEFAULT_RPM;
 	lp->d_interleave = 1;
 	lp->d_npartitions = RAW_PART + 1;
 	lp->d_partitions[0].p_size = nsectors;

@@ -1,4 +1,5 @@
 """Booting, the disks the boot finds, and shutting down."""
+import re
 
 
 def test_boot_reaches_root_shell(guest):
@@ -17,7 +18,26 @@ def test_boot_names_each_scsi_disk(guest):
 def test_hp97560_identity_shows_at_boot(guests):
     g = guests.boot(profile="hp97560")
     assert ("sd1 at scsibus0 target 1: <HP 97560> 1292MB, 1935 cyl, "
-            "19 head, 72 sec") in g.boot_log
+            "19 head, 72 sec, 4002 rpm") in g.boot_log
+
+
+def test_the_label_knows_the_drive(guests):
+    """The default label has the rpm the drive reports (VPD page B1), so
+    newfs's rotational layout is the drive's: 66 revolutions a second,
+    not 4.4BSD's guess of 60.  disklabel -w takes a drive from
+    /etc/disktab (made from the drive profiles), as 4.4BSD's did."""
+    g = guests.boot(profile="hp97560")
+    g.ok("newfs -s 8192 /dev/rsd1a > /dev/null")
+    assert re.search(r"\brps\s+66\b", g.ok("dumpfs -s /dev/rsd1a")), \
+        g.ok("dumpfs -s /dev/rsd1a")
+    assert "hp97560|HP 97560" in g.ok("cat /etc/disktab")
+    g.ok("disklabel -w sd1 hp97560")
+    label = g.ok("disklabel sd1")
+    for line in ("disk: hp97560", "sectors/track: 72", "tracks/cylinder: 19",
+                 "cylinders: 1935", "rpm: 4002"):
+        assert line in label, label
+    out, status = g.run("disklabel -w sd1 hp9756")
+    assert status != 0 and "unknown disk type" in out, out
 
 
 def test_halt_powers_off_with_status_0(guest):

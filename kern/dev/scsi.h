@@ -64,6 +64,8 @@
 #define INQ_VENDOR		8		/* 8 bytes, space padded */
 #define INQ_PRODUCT		16		/* 16 bytes */
 #define INQ_REVISION		32		/* 4 bytes */
+#define INQ_EVPD		0x01		/* CDB byte 1: a VPD page */
+#define VPD_BLOCK_CHARACTERISTICS 0xb1		/* bytes 4-5: rpm (SPC-3) */
 
 /* MODE SENSE(6) */
 #define MS_DBD			0x08		/* byte 1: no block descriptors */

@@ -6,10 +6,13 @@
  * Attach (cold, polled), with the INQUIRY data of the adapter's probe:
  * TEST UNIT READY until the power-on UNIT ATTENTION is gone, READ
  * CAPACITY(10), MODE SENSE(6) page 4 (cylinders, heads) and page 5
- * (sectors per track), the boot line, then the label.
+ * (sectors per track), the rpm from the Block Device Characteristics
+ * VPD page (B1h), the boot line, then the label.
  * We never ask for page 3, which QEMU lacks, nor trust page 4's rpm,
  * which QEMU fixes at 5400 (QEMU's mode_sense_page, hw/scsi/scsi-disk.c;
- * qemu/DRIVE.md, "What QEMU shows the guest").
+ * qemu/DRIVE.md, "What QEMU shows the guest"); its VPD page B1 gives the
+ * rotation_rate the drive model set.  The default label carries that
+ * rpm, so newfs's rotational layout (rotdelay) is the drive's.
  *
  * The label (sys/disklabel.h) is read from sector LABELSECTOR at attach
  * and again at each first open; a sector without a valid one (magics,
@@ -60,6 +63,7 @@ struct sd_softc {
 	char	sc_product[17];
 	u_int32_t sc_nsectors;		/* READ CAPACITY */
 	u_int32_t sc_cyls, sc_heads, sc_secs;	/* MODE SENSE; 0 unknown */
+	u_int32_t sc_rpm;			/* VPD page B1; 0 unknown */
 	struct disklabel sc_label;
 	u_int8_t sc_bopen, sc_copen;	/* partitions open, block / raw */
 
@@ -228,6 +232,28 @@ sd_modepage(struct sd_softc *sc, int page, u_int8_t *buf)
 }
 
 /*
+ * The medium rotation rate of VPD page B1 (SPC-3; QEMU answers it even
+ * at scsi_version=2), or 0: not reported, or a disk that does not spin.
+ */
+static u_int32_t
+sd_rpm(struct sd_softc *sc, u_int8_t *buf)
+{
+	struct scsi_xfer xs;
+	u_int32_t rpm;
+
+	memset(buf, 0, SD_MODELEN);
+	sd_xsinit(sc, &xs, INQUIRY, 6, buf, SD_MODELEN);
+	xs.xs_cdb[1] = INQ_EVPD;
+	xs.xs_cdb[2] = VPD_BLOCK_CHARACTERISTICS;
+	xs.xs_cdb[4] = SD_MODELEN;
+	if (sd_cmd(sc, &xs) != 0 || SD_MODELEN - xs.xs_resid < 6 ||
+	    buf[1] != VPD_BLOCK_CHARACTERISTICS)
+		return 0;
+	rpm = _BE16(buf + 4);
+	return rpm >= 0x401 && rpm < 0xffff ? rpm : 0;
+}
+
+/*
  * A disk the adapter found.  Failures leave the disk unattached with a
  * message; nothing here panics on what a disk says.
  */
@@ -279,12 +305,16 @@ sdattach(void *hba, int bus, int target, int lun, const u_int8_t *inq)
 	}
 	if ((p = sd_modepage(sc, PAGE_FLEX_GEOMETRY, buf)) != NULL)
 		sc->sc_secs = p[5];
+	sc->sc_rpm = sd_rpm(sc, buf);
 	printf("%uMB", sc->sc_nsectors / (1024 * 1024 / DEV_BSIZE));
 	if (sc->sc_cyls && sc->sc_heads && sc->sc_secs)
-		printf(", %u cyl, %u head, %u sec\n", sc->sc_cyls,
+		printf(", %u cyl, %u head, %u sec", sc->sc_cyls,
 		    sc->sc_heads, sc->sc_secs);
 	else
-		printf(", %u sectors, geometry unknown\n", sc->sc_nsectors);
+		printf(", %u sectors, geometry unknown", sc->sc_nsectors);
+	if (sc->sc_rpm)
+		printf(", %u rpm", sc->sc_rpm);
+	printf("\n");
 	free(buf);
 	sc->sc_dk.dk_stats->ds_nsectors = sc->sc_nsectors;
 	sd_units[nsd++] = sc;
@@ -333,7 +363,8 @@ sd_readlabel(struct sd_softc *sc, int verbose)
 			printf("%s: %s; 'a' and 'c' are the whole disk\n",
 			    sc->sc_name, why);
 		disklabel_default(&sc->sc_label, sc->sc_product,
-		    sc->sc_nsectors, sc->sc_cyls, sc->sc_heads, sc->sc_secs);
+		    sc->sc_nsectors, sc->sc_cyls, sc->sc_heads, sc->sc_secs,
+		    sc->sc_rpm);
 	}
 	free(buf);
 }

@@ -43,7 +43,7 @@ struct disklabel;
 const char *disklabel_check(struct disklabel *, u_int32_t nsectors);
 void	disklabel_default(struct disklabel *, const char *typename,
 	    u_int32_t nsectors, u_int32_t cyls, u_int32_t heads,
-	    u_int32_t secs);
+	    u_int32_t secs, u_int32_t rpm);
 
 struct disk {
 	struct diskstats *dk_stats;	/* what diskstats(2) copies out */

@@ -765,6 +765,27 @@ def test_fsck_repairs_random_damage_in_one_pass(bindir: Path, fsimg: Path,
 
 # --- disklabel ----------------------------------------------------------------
 
+def test_disklabel_takes_a_drive_from_disktab(bindir: Path,
+                                              tmp_path: Path) -> None:
+    """disklabel -w special TYPE: geometry, rpm and size from disktab(5),
+    the one qemu/disktab.py makes from the drive profiles; flags win over
+    it; a type it does not know is refused, not guessed."""
+    from qemu import disktab
+    tab = tmp_path / "disktab"
+    tab.write_text(disktab.disktab())
+    img = image(tmp_path, size=40 * MB)
+    run(bindir, "disklabel", "-w", "-f", tab, img, "hp97560")
+    label = run(bindir, "disklabel", img).stdout
+    for line in ("disk: hp97560", "sectors/track: 72", "tracks/cylinder: 19",
+                 "cylinders: 1935", "rpm: 4002"):
+        assert line in label, label
+    run(bindir, "disklabel", "-w", "-f", tab, "-r", 5400, img, "rz55")
+    label = run(bindir, "disklabel", img).stdout
+    assert "sectors/track: 36" in label and "rpm: 5400" in label, label
+    p = run(bindir, "disklabel", "-w", "-f", tab, img, "hp9756", expect=1)
+    assert "hp9756: unknown disk type" in p.stderr, p.stderr
+
+
 def test_disklabel_geometry_reaches_newfs(bindir: Path,
                                           tmp_path: Path) -> None:
     img = image(tmp_path, size=40 * MB)

@@ -4,12 +4,17 @@
  *	disklabel special
  *		print the label, or say that the disk has none (the kernel
  *		then uses its default: 'a' and 'c' are the whole disk)
- *	disklabel -w [-n nsect] [-t ntrak] [-c ncyl] [-r rpm] special
- *	    [disktype [packname]]
+ *	disklabel -w [-f disktab] [-n nsect] [-t ntrak] [-c ncyl] [-r rpm]
+ *	    special [disktype [packname]]
  *		write a label whose partitions 'a' and 'c' cover the whole
- *		disk; the geometry comes from the flags, else 32 sectors
- *		per track and 16 tracks per cylinder, and the size from
- *		the image file (or ncyl cylinders if it cannot be told)
+ *		disk.  A disktype named in /etc/disktab (disktab(5); -f
+ *		another file) gives the geometry, the rpm and the size, as
+ *		4.4BSD's did: disklabel -w sd1 hp97560.  Else the geometry
+ *		comes from the flags, or 32 sectors per track and 16
+ *		tracks per cylinder, and the size from the image file (or
+ *		ncyl cylinders if it cannot be told); the flags override
+ *		disktab too.  special may be a disk's name: sd1 is
+ *		/dev/rsd1c.
  *
  * Only sector LABELSECTOR is written; the rest of the boot area and any
  * file system are left alone.  Works on image files on the host and on
@@ -28,6 +33,7 @@
 #define DFL_NSECT	32
 #define DFL_NTRAK	16
 #define DFL_RPM		3600
+#define DISKTAB		"/etc/disktab"
 
 static const char *fstypenames[] = {
 	"unused", "swap", "Version 6", "Version 7", "System V", "4.1BSD",
@@ -40,8 +46,9 @@ usage(void)
 {
 
 	fprintf(stderr, "usage: disklabel special\n"
-	    "       disklabel -w [-n nsect] [-t ntrak] [-c ncyl] [-r rpm] "
-	    "special [disktype [packname]]\n");
+	    "       disklabel -w [-f disktab] [-n nsect] [-t ntrak] "
+	    "[-c ncyl] [-r rpm]\n"
+	    "                 special [disktype [packname]]\n");
 	exit(1);
 }
 
@@ -66,6 +73,70 @@ setname(char *field, const char *name, size_t size)
 	n = strlen(name);
 	memset(field, 0, size);
 	memcpy(field, name, n < size ? n : size);
+}
+
+/*
+ * The disktab(5) entry of type in file: its capabilities (":ns#72:..."),
+ * or NULL.  Lines starting with '#' are comments; a line ending in a
+ * backslash goes on in the next.  The names before the first ':' are
+ * separated by '|'.
+ */
+static char *
+disktab_entry(const char *file, const char *type)
+{
+	static char ent[4096];
+	char line[512], *p, *names, *name;
+	size_t len = 0, n;
+	int more = 0;
+	FILE *f;
+
+	if ((f = fopen(file, "r")) == NULL)
+		return (NULL);
+	while (fgets(line, sizeof(line), f) != NULL) {
+		n = strlen(line);
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
+			line[--n] = '\0';
+		if (!more) {
+			len = 0;
+			if (line[0] == '#' || line[0] == '\0')
+				continue;
+		}
+		if ((more = n > 0 && line[n - 1] == '\\'))
+			line[--n] = '\0';
+		for (p = line; len > 0 && (*p == '\t' || *p == ' '); p++)
+			continue;
+		n = strlen(p);
+		if (len + n + 1 > sizeof(ent))
+			break;
+		memcpy(ent + len, p, n + 1);
+		len += n;
+		if (more)
+			continue;
+		if ((p = strchr(ent, ':')) == NULL)
+			continue;
+		*p = '\0';
+		for (names = ent; (name = strsep(&names, "|")) != NULL;)
+			if (strcmp(name, type) == 0) {
+				fclose(f);
+				*p = ':';
+				return (p);
+			}
+	}
+	fclose(f);
+	return (NULL);
+}
+
+/* The number of capability cap ("ns") in entry e, or -1. */
+static long
+disktab_num(const char *e, const char *cap)
+{
+	char key[8];
+	const char *p;
+
+	snprintf(key, sizeof(key), ":%s#", cap);
+	if ((p = strstr(e, key)) == NULL)
+		return (-1);
+	return (strtol(p + strlen(key), NULL, 10));
 }
 
 static int
@@ -130,16 +201,19 @@ main(int argc, char *argv[])
 	u_int8_t sec[512];
 	int64_t total;
 	int ch, fd, wflag, nsect, ntrak, ncyl, rpm;
+	const char *disktab = DISKTAB;
+	char *ent = NULL, dev[32];
+	long su = 0;
 
 	wflag = 0;
-	nsect = DFL_NSECT;
-	ntrak = DFL_NTRAK;
-	ncyl = 0;
-	rpm = DFL_RPM;
-	while ((ch = getopt(argc, argv, "wn:t:c:r:")) != -1) {
+	nsect = ntrak = ncyl = rpm = 0;
+	while ((ch = getopt(argc, argv, "wf:n:t:c:r:")) != -1) {
 		switch (ch) {
 		case 'w':
 			wflag = 1;
+			break;
+		case 'f':
+			disktab = optarg;
 			break;
 		case 'n':
 			nsect = number(optarg);
@@ -161,6 +235,29 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (argc < 1 || (!wflag && argc != 1) || argc > 3)
 		usage();
+	if (wflag && argc > 1 && (ent = disktab_entry(disktab, argv[1])) ==
+	    NULL && nsect == 0 && ntrak == 0) {
+		fprintf(stderr, "disklabel: %s: unknown disk type (%s has "
+		    "the known ones)\n", argv[1], disktab);
+		return (1);
+	}
+	if (ent != NULL) {
+		/* The flags given win over the entry. */
+		nsect = nsect ? nsect : (int)disktab_num(ent, "ns");
+		ntrak = ntrak ? ntrak : (int)disktab_num(ent, "nt");
+		ncyl = ncyl ? ncyl : (int)disktab_num(ent, "nc");
+		rpm = rpm ? rpm : (int)disktab_num(ent, "rm");
+		su = disktab_num(ent, "su");
+	}
+	nsect = nsect > 0 ? nsect : DFL_NSECT;
+	ntrak = ntrak > 0 ? ntrak : DFL_NTRAK;
+	ncyl = ncyl > 0 ? ncyl : 0;
+	rpm = rpm > 0 ? rpm : DFL_RPM;
+	/* A disk's name, as 4.4BSD took it: sd1 is its raw 'c'. */
+	if (strchr(argv[0], '/') == NULL && access(argv[0], F_OK) != 0) {
+		snprintf(dev, sizeof(dev), "/dev/r%sc", argv[0]);
+		argv[0] = dev;
+	}
 	if ((fd = open(argv[0], wflag ? O_RDWR : O_RDONLY)) < 0) {
 		fprintf(stderr, "disklabel: %s: cannot open\n", argv[0]);
 		return (1);
@@ -185,6 +282,8 @@ main(int argc, char *argv[])
 		total = st.st_size / 512;
 	else
 		total = lseek(fd, 0, SEEK_END) / 512;
+	if (total <= 0 && su > 0)
+		total = su;
 	if (total <= 0 && ncyl > 0)
 		total = (int64_t)ncyl * nsect * ntrak;
 	if (total <= 0 || total > 0xffffffffLL) {
