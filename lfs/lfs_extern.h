@@ -1,23 +1,8 @@
 /*
  * The kernel's BSD-LFS: the in-core superblock, the partial segment
  * being built, and what the lfs/ files offer each other.  The on-disk
- * format is sys/ufs/lfs.h.  Where each thesis concept lives:
- *
- *	lfs_bio.c	lfs_bwrite and the LOCKED queue thresholds (6.5.2),
- *			block accounting (6.2.2)
- *	lfs_balloc.c	lfs_balloc: a block enters the cache
- *	lfs_alloc.c	the ifile: its entries, lfs_valloc, lfs_vfree
- *	lfs_dirop.c	directory operations and the writer's gate (6.3.3)
- *	lfs_inode.c	lfs_update, lfs_truncate, lfs_inactive and the
- *			vnodes held until written
- *	lfs_segment.c	the segment writer, lfs_segwrite (6.3.1, 6.5.3),
- *			and its lock
- *	lfs_segio.c	partial segments to the disk, superblock copies
- *	lfs_syscalls.c	the cleaner's calls (6.4)
- *	lfs_stats.c	the counters of thesis 7.2 (lfsstat)
- *	lfs_rfw.c	roll-forward after a crash (6.2.4)
- *	lfs_vfsops.c	mount, checkpoints on sync, unmount
- *	lfs_vnops.c	the vnode table and LFS's table 6-8 operations
+ * format is sys/ufs/lfs.h; which file holds which thesis concept,
+ * README's concept table.
  */
 #ifndef _LFS_LFS_EXTERN_H_
 #define _LFS_LFS_EXTERN_H_
