@@ -86,7 +86,7 @@ struct lfs {
 	int	lfs_txngone;		/* unmounted by force: none binds */
 
 	struct lfs_stats lfs_stats;	/* thesis 7.2 */
-	int32_t	lfs_rfwinfo[4];		/* the rfw_ fields of lfs_stats */
+	struct	lfs_rfwstats lfs_rfw;	/* what the mount's roll-forward did */
 };
 
 /* lfs_writer: where the segment writer is in the dirop protocol. */

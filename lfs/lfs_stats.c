@@ -34,8 +34,7 @@ lfs_copystats(struct proc *p, struct lfs *fs, struct lfsstats_args *uap)
 	fs->lfs_stats.avail = fs->lfs_dlfs.dlfs_avail;
 	fs->lfs_stats.promised = fs->lfs_nlocked;
 	fs->lfs_stats.cleanblocks = lfs_cleanblocks(fs);
-	memcpy(&fs->lfs_stats.rfw_unclean, fs->lfs_rfwinfo,
-	    sizeof(fs->lfs_rfwinfo));
+	fs->lfs_stats.rfw = fs->lfs_rfw;
 	if ((error = copyout(&fs->lfs_stats, uap->buf,
 	    sizeof(fs->lfs_stats))) != 0)
 		return error;

@@ -393,14 +393,14 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 			printf("lfs_mount: %s: cannot write a checkpoint\n",
 			    fspec);
 		microtime(&t1);
-		fs->lfs_rfwinfo[0] = 1;
-		fs->lfs_rfwinfo[1] = rf.rf_naccept;
-		fs->lfs_rfwinfo[2] = rf.rf_ndiscard;
-		fs->lfs_rfwinfo[3] = (t1.tv_sec - t0.tv_sec) * 1000 +
+		fs->lfs_rfw.unclean = 1;
+		fs->lfs_rfw.psegs = rf.rf_naccept;
+		fs->lfs_rfw.discarded = rf.rf_ndiscard;
+		fs->lfs_rfw.ms = (t1.tv_sec - t0.tv_sec) * 1000 +
 		    (t1.tv_usec - t0.tv_usec) / 1000;
 		printf("lfs: %s: rolled forward %d partial segments, "
 		    "discarded %d of an unfinished dirop, in %d ms\n", fspec,
-		    rf.rf_naccept, rf.rf_ndiscard, fs->lfs_rfwinfo[3]);
+		    rf.rf_naccept, rf.rf_ndiscard, fs->lfs_rfw.ms);
 	}
 	lfs_rfw_free(&rf);
 	if (error) {

@@ -54,10 +54,10 @@ show(const struct statfs *sfs, int zero)
 	    (int)st.bfree, (int)st.avail);
 	printf("promised\t%d\ncleanblocks\t%d\n", (int)st.promised,
 	    (int)st.cleanblocks);
-	if (st.rfw_unclean)
+	if (st.rfw.unclean)
 		printf("recovery\t%d partial segments rolled forward, %d "
-		    "discarded, %d ms\n", (int)st.rfw_psegs,
-		    (int)st.rfw_discarded, (int)st.rfw_ms);
+		    "discarded, %d ms\n", (int)st.rfw.psegs,
+		    (int)st.rfw.discarded, (int)st.rfw.ms);
 	else
 		printf("recovery\tnone (unmounted cleanly)\n");
 	if (strncmp(dev, "/dev/", 5) == 0)

@@ -107,7 +107,7 @@ startcheck(const char *special, const char *dir)
 	const char *name;
 
 	if (statfs(dir, &sfs) < 0 || lfsstats(&sfs.f_fsid, &st, 0) < 0 ||
-	    !st.rfw_unclean || access(FSCK_LFS, X_OK) < 0)
+	    !st.rfw.unclean || access(FSCK_LFS, X_OK) < 0)
 		return;
 	name = strncmp(special, "/dev/", 5) == 0 ? special + 5 : special;
 	snprintf(raw, sizeof(raw), "/dev/r%s", name);

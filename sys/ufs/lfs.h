@@ -204,6 +204,14 @@ typedef struct block_info {
 } BLOCK_INFO;
 #define LFS_UNUSED_LBN	(-1)		/* no data block is -1 (6.3.1.2) */
 
+/* What the mount's roll-forward did after a crash (lfs_rfw.c). */
+struct lfs_rfwstats {
+	int32_t	  unclean;		/* 1: it was not unmounted cleanly */
+	int32_t	  psegs;		/* partial segments rolled forward */
+	int32_t	  discarded;		/* ... discarded (unfinished dirop) */
+	int32_t	  ms;			/* how long recovery took */
+};
+
 /*
  * The kernel's LFS counters (thesis 7.2), per file system; lfsstat
  * prints them (SYS_lfsstats).
@@ -244,11 +252,7 @@ struct lfs_stats {
 	int32_t	  cleanblocks;		/* log blocks of clean segments and
 					 * of the current one past offset:
 					 * avail + promised, if all is well */
-	/* the mount: after a crash, what roll-forward did (lfs_rfw.c) */
-	int32_t	  rfw_unclean;		/* 1: it was not unmounted cleanly */
-	int32_t	  rfw_psegs;		/* partial segments rolled forward */
-	int32_t	  rfw_discarded;	/* ... discarded (unfinished dirop) */
-	int32_t	  rfw_ms;		/* how long recovery took */
+	struct	lfs_rfwstats rfw;	/* the mount's roll-forward */
 };
 
 /* Parameters from the superblock. */
