@@ -9,6 +9,10 @@
  * mounted file system continues in the directory it covers; a directory
  * with a file system mounted on it continues at that file system's root;
  * a symbolic link's text replaces the component and the walk restarts.
+ *
+ * namei itself is the loop over components; namei_start sets the walk
+ * up, namei_component takes one name, namei_climb and namei_cross move
+ * between file systems, namei_last and namei_self end it.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -47,16 +51,17 @@ follow_link(struct nameidata *ndp, struct vnode *vp, const char *rest)
 	return 0;
 }
 
-int
-namei(struct nameidata *ndp)
+/*
+ * The start of a walk: the path copied in, and the directory it starts
+ * from (the root for "/...", else the current directory), referenced.
+ */
+static int
+namei_start(struct nameidata *ndp, struct vnode *root, struct vnode **dpp)
 {
-	struct componentname *cnp = &ndp->ni_cnd;
 	struct proc *p = curproc;
-	struct vnode *dp, *vp, *root;
-	char *cp, *next;
-	int error, op = cnp->cn_nameiop, trailing;
+	int error;
 
-	cnp->cn_cred = &p->p_cred;
+	ndp->ni_cnd.cn_cred = &p->p_cred;
 	ndp->ni_vp = ndp->ni_dvp = NULL;
 	ndp->ni_loopcnt = 0;
 	if (ndp->ni_segflg == UIO_USERSPACE)
@@ -68,138 +73,78 @@ namei(struct nameidata *ndp)
 		return error;
 	if (ndp->ni_pnbuf[0] == '\0')
 		return ENOENT;
-	root = p->p_rdir ? p->p_rdir : rootvnode;
-	dp = ndp->ni_pnbuf[0] == '/' ? root : p->p_cdir;
-	vref(dp);
-	cp = ndp->ni_pnbuf;
+	*dpp = ndp->ni_pnbuf[0] == '/' ? root : p->p_cdir;
+	vref(*dpp);
+	return 0;
+}
 
-	for (;;) {
-		while (*cp == '/')
-			cp++;
-		if (*cp == '\0') {
-			/* "/" or a path of slashes: the directory itself. */
-			if (op != LOOKUP) {
-				vrele(dp);
-				return op == DELETE ? EBUSY : EISDIR;
-			}
-			ndp->ni_vp = dp;
-			if (cnp->cn_flags & LOCKLEAF)
-				vn_lock(dp);
-			return 0;
-		}
-		for (next = cp; *next && *next != '/'; next++)
-			continue;
-		if (next - cp > MAXNAMLEN) {
-			vrele(dp);
-			return ENAMETOOLONG;
-		}
-		cnp->cn_nameptr = cp;
-		cnp->cn_namelen = next - cp;
-		trailing = *next == '/';
-		while (*next == '/')
-			next++;
-		cnp->cn_islast = *next == '\0';
-		if (dp->v_type != VDIR) {
-			vrele(dp);
-			return ENOTDIR;
-		}
-		/* ".." above the root of a mounted file system. */
-		if (cnp->cn_namelen == 2 && cp[0] == '.' && cp[1] == '.') {
-			while (dp != root && (dp->v_flag & VROOT) &&
-			    dp->v_mount->mnt_vnodecovered != NULL) {
-				vp = dp->v_mount->mnt_vnodecovered;
-				vref(vp);
-				vrele(dp);
-				dp = vp;
-			}
-			if (dp == root) {
-				cp = next;
-				if (cnp->cn_islast)
-					goto last_dotdot_root;
-				continue;
-			}
-		}
-		vn_lock(dp);
-		error = VOP_LOOKUP(dp, &vp, cnp);
-		if (error) {
-			if (error == EJUSTRETURN && cnp->cn_islast &&
-			    (op == CREATE || op == RENAME)) {
-				/* Not there: the caller may create it. */
-				ndp->ni_dvp = dp;
-				if (!(cnp->cn_flags & LOCKPARENT))
-					VOP_UNLOCK(dp);
-				return 0;
-			}
-			vput(dp);
-			return error;
-		}
-		/* Cross into a file system mounted here. */
-		while (vp->v_type == VDIR && vp->v_mountedhere != NULL) {
-			struct vnode *tdp;
+/*
+ * The component at cp into the componentname: its length, whether it is
+ * the last, and whether a slash follows it; *nextp is what follows.
+ */
+static int
+namei_component(struct componentname *cnp, char *cp, char **nextp,
+    int *trailing)
+{
+	char *next;
 
-			if ((error = VFS_ROOT(vp->v_mountedhere, &tdp)) != 0) {
-				vrele(vp);
-				vput(dp);
-				return error;
-			}
-			vrele(vp);
-			vp = tdp;
-		}
-		if (vp->v_type == VLNK &&
-		    (!cnp->cn_islast || (cnp->cn_flags & FOLLOW) || trailing)) {
-			VOP_UNLOCK(dp);
-			error = follow_link(ndp, vp, next);
-			vrele(vp);
-			if (error) {
-				vrele(dp);
-				return error;
-			}
-			cp = ndp->ni_pnbuf;
-			if (*cp == '/') {
-				vrele(dp);
-				dp = root;
-				vref(dp);
-			}
-			continue;
-		}
-		if (!cnp->cn_islast) {
-			VOP_UNLOCK(dp);
-			vrele(dp);
-			dp = vp;
-			cp = next;
-			continue;
-		}
-		/* The last component. */
-		if (trailing && vp->v_type != VDIR) {
-			vrele(vp);
-			vput(dp);
-			return ENOTDIR;
-		}
-		if (vp == dp && op != LOOKUP) {
-			/* "." cannot be removed or renamed. */
-			vrele(vp);
-			vput(dp);
-			return EINVAL;
-		}
-		ndp->ni_vp = vp;
-		if (cnp->cn_flags & (LOCKPARENT | WANTPARENT)) {
-			ndp->ni_dvp = dp;
-			if (!(cnp->cn_flags & LOCKPARENT))
-				VOP_UNLOCK(dp);
-		} else
-			vput(dp);
-		if ((cnp->cn_flags & LOCKLEAF) && !(vp == dp &&
-		    (cnp->cn_flags & LOCKPARENT)))
-			vn_lock(vp);
-		return 0;
-	}
+	for (next = cp; *next && *next != '/'; next++)
+		continue;
+	if (next - cp > MAXNAMLEN)
+		return ENAMETOOLONG;
+	cnp->cn_nameptr = cp;
+	cnp->cn_namelen = next - cp;
+	*trailing = *next == '/';
+	while (*next == '/')
+		next++;
+	cnp->cn_islast = *next == '\0';
+	*nextp = next;
+	return 0;
+}
 
-last_dotdot_root:
-	/* ".." of the root is the root itself. */
-	if (op != LOOKUP) {
+/* ".." at the root of a mounted file system: the directory it covers. */
+static struct vnode *
+namei_climb(struct vnode *dp, struct vnode *root)
+{
+	struct vnode *vp;
+
+	while (dp != root && (dp->v_flag & VROOT) &&
+	    dp->v_mount->mnt_vnodecovered != NULL) {
+		vp = dp->v_mount->mnt_vnodecovered;
+		vref(vp);
 		vrele(dp);
-		return EINVAL;
+		dp = vp;
 	}
+	return dp;
+}
+
+/* A directory with a file system mounted on it: that file system's root. */
+static int
+namei_cross(struct vnode **vpp)
+{
+	struct vnode *vp = *vpp, *tdp;
+	int error;
+
+	while (vp->v_type == VDIR && vp->v_mountedhere != NULL) {
+		if ((error = VFS_ROOT(vp->v_mountedhere, &tdp)) != 0)
+			return error;
+		vrele(vp);
+		*vpp = vp = tdp;
+	}
+	return 0;
+}
+
+/*
+ * The path ends at the directory dp itself ("/", or ".." at the root):
+ * only a lookup may, and the parent is dp too.
+ */
+static int
+namei_self(struct nameidata *ndp, struct vnode *dp, int noent)
+{
+	struct componentname *cnp = &ndp->ni_cnd;
+
+	if (cnp->cn_nameiop != LOOKUP)
+		return noent;
 	ndp->ni_vp = dp;
 	if (cnp->cn_flags & WANTPARENT) {
 		vref(dp);
@@ -208,4 +153,125 @@ last_dotdot_root:
 	if (cnp->cn_flags & LOCKLEAF)
 		vn_lock(dp);
 	return 0;
+}
+
+/*
+ * The last component, vp, found in dp (locked): what the caller asked
+ * to keep of the two.  EINVAL for "." to remove or rename.
+ */
+static int
+namei_last(struct nameidata *ndp, struct vnode *dp, struct vnode *vp,
+    int trailing)
+{
+	struct componentname *cnp = &ndp->ni_cnd;
+
+	if (trailing && vp->v_type != VDIR)
+		return ENOTDIR;
+	if (vp == dp && cnp->cn_nameiop != LOOKUP)
+		return EINVAL;
+	ndp->ni_vp = vp;
+	if (cnp->cn_flags & (LOCKPARENT | WANTPARENT)) {
+		ndp->ni_dvp = dp;
+		if (!(cnp->cn_flags & LOCKPARENT))
+			VOP_UNLOCK(dp);
+	} else
+		vput(dp);
+	if ((cnp->cn_flags & LOCKLEAF) && !(vp == dp &&
+	    (cnp->cn_flags & LOCKPARENT)))
+		vn_lock(vp);
+	return 0;
+}
+
+/*
+ * The walk: dp, the directory, is referenced throughout, and locked only
+ * while VOP_LOOKUP looks in it (dplocked); vp, what a component names,
+ * is referenced.  Every failure leaves by the one release at the end.
+ */
+int
+namei(struct nameidata *ndp)
+{
+	struct componentname *cnp = &ndp->ni_cnd;
+	struct proc *p = curproc;
+	struct vnode *dp, *vp = NULL, *root;
+	char *cp, *next;
+	int error, op = cnp->cn_nameiop, trailing, dplocked = 0;
+
+	root = p->p_rdir ? p->p_rdir : rootvnode;
+	if ((error = namei_start(ndp, root, &dp)) != 0)
+		return error;
+	for (cp = ndp->ni_pnbuf;; cp = next) {
+		while (*cp == '/')
+			cp++;
+		if (*cp == '\0') {		/* "/" or slashes: dp itself */
+			error = namei_self(ndp, dp, op == DELETE ? EBUSY :
+			    EISDIR);
+			if (error)
+				break;
+			return 0;
+		}
+		if ((error = namei_component(cnp, cp, &next, &trailing)) != 0)
+			break;
+		if (dp->v_type != VDIR) {
+			error = ENOTDIR;
+			break;
+		}
+		if (cnp->cn_namelen == 2 && cp[0] == '.' && cp[1] == '.' &&
+		    (dp = namei_climb(dp, root)) == root) {
+			if (!cnp->cn_islast)
+				continue;	/* ".." of the root: the root */
+			if ((error = namei_self(ndp, dp, EINVAL)) != 0)
+				break;
+			return 0;
+		}
+		vn_lock(dp);
+		dplocked = 1;
+		if ((error = VOP_LOOKUP(dp, &vp, cnp)) != 0) {
+			vp = NULL;
+			if (error == EJUSTRETURN && cnp->cn_islast &&
+			    (op == CREATE || op == RENAME)) {
+				/* Not there: the caller may create it. */
+				ndp->ni_dvp = dp;
+				if (!(cnp->cn_flags & LOCKPARENT))
+					VOP_UNLOCK(dp);
+				return 0;
+			}
+			break;
+		}
+		if ((error = namei_cross(&vp)) != 0)
+			break;
+		if (vp->v_type == VLNK &&
+		    (!cnp->cn_islast || (cnp->cn_flags & FOLLOW) || trailing)) {
+			VOP_UNLOCK(dp);
+			dplocked = 0;
+			error = follow_link(ndp, vp, next);
+			vrele(vp);
+			vp = NULL;
+			if (error)
+				break;
+			next = ndp->ni_pnbuf;	/* the link's text, then the rest */
+			if (*next == '/') {
+				vrele(dp);
+				dp = root;
+				vref(dp);
+			}
+			continue;
+		}
+		if (cnp->cn_islast) {
+			if ((error = namei_last(ndp, dp, vp, trailing)) != 0)
+				break;
+			return 0;
+		}
+		VOP_UNLOCK(dp);
+		dplocked = 0;
+		vrele(dp);
+		dp = vp;
+		vp = NULL;
+	}
+	if (vp != NULL)
+		vrele(vp);
+	if (dplocked)
+		vput(dp);
+	else
+		vrele(dp);
+	return error;
 }
