@@ -309,17 +309,86 @@ lfs_vcreate(struct mount *mp, ino_t ino, u_int32_t version,
 	return 0;
 }
 
+/* What ufs/ needs to know of this layout, from the superblock. */
+static void
+lfs_ufsmount(struct ufsmount *ump, const struct dlfs *d)
+{
+	ump->um_ops = &lfs_ufsops;
+	ump->um_nindir = d->dlfs_nindir;
+	ump->um_bptrtodb = d->dlfs_fsbtodb;	/* pointers are blocks */
+	ump->um_seqinc = 1;
+	ump->um_bsize = d->dlfs_bsize;
+	ump->um_bshift = d->dlfs_bshift;
+	ump->um_maxsymlinklen = d->dlfs_maxsymlinklen;
+	ump->um_maxfilesize = d->dlfs_maxfilesize;
+	ump->um_nbptr = d->dlfs_size;
+	ump->um_unassigned = LFS_UNASSIGNED;
+}
+
+/* The ifile's vnode, held for the mount, and how many inodes it maps. */
+static int
+lfs_openifile(struct lfs *fs, struct mount *mp, const char *fspec)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct vnode *ivp;
+	off_t nblk;
+	int error;
+
+	if ((error = lfs_vget(mp, LFS_IFILE_INUM, &ivp)) != 0) {
+		printf("lfs_mount: %s: cannot read the ifile\n", fspec);
+		return error;
+	}
+	nblk = VTOI(ivp)->i_size >> d->dlfs_bshift;
+	fs->lfs_maxino = nblk > d->dlfs_cleansz + d->dlfs_segtabsz ?
+	    (nblk - d->dlfs_cleansz - d->dlfs_segtabsz) * d->dlfs_ifpb : 0;
+	if (fs->lfs_maxino <= ROOTINO) {
+		printf("lfs_mount: %s: the ifile maps no inodes\n", fspec);
+		vrele(ivp);
+		return EINVAL;
+	}
+	ivp->v_flag |= VSYSTEM;
+	fs->lfs_ivnode = ivp;
+	return 0;
+}
+
+/*
+ * After a crash, mounted read-write: the partial segments after the
+ * checkpoint applied (lfs_rfw.c), then a checkpoint that makes them
+ * durable; what it did goes to lfs_rfw and the console.
+ */
+static void
+lfs_recover(struct lfs *fs, struct mount *mp, const char *fspec,
+    struct lfs_rfw *rf, const struct timeval *t0)
+{
+	struct timeval t1;
+
+	if (lfs_rfw_blocks(fs, rf) != 0)
+		printf("lfs_mount: %s: roll-forward of forced writes "
+		    "failed\n", fspec);
+	if (lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC) != 0)
+		printf("lfs_mount: %s: cannot write a checkpoint\n", fspec);
+	microtime(&t1);
+	fs->lfs_rfw.unclean = 1;
+	fs->lfs_rfw.psegs = rf->rf_naccept;
+	fs->lfs_rfw.discarded = rf->rf_ndiscard;
+	fs->lfs_rfw.ms = (t1.tv_sec - t0->tv_sec) * 1000 +
+	    (t1.tv_usec - t0->tv_usec) / 1000;
+	printf("lfs: %s: rolled forward %d partial segments, discarded %d "
+	    "of an unfinished dirop, in %d ms\n", fspec, rf->rf_naccept,
+	    rf->rf_ndiscard, fs->lfs_rfw.ms);
+}
+
 static int
 lfs_mount(struct mount *mp, const char *path, void *data)
 {
 	struct ufsmount *ump;
-	struct vnode *devvp, *ivp;
+	struct vnode *devvp;
 	struct dlfs *d;
 	struct lfs *fs;
 	char fspec[MNAMELEN];
 	int error, crashed, ronly = (mp->mnt_flag & MNT_RDONLY) != 0;
 	struct lfs_rfw rf;
-	struct timeval t0, t1;
+	struct timeval t0;
 	long psize;
 
 	memset(&rf, 0, sizeof(rf));
@@ -340,18 +409,10 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 		goto out;
 	}
 	crashed = !d->dlfs_clean;
-	ump->um_ops = &lfs_ufsops;
-	ump->um_nindir = d->dlfs_nindir;
-	ump->um_bptrtodb = d->dlfs_fsbtodb;	/* pointers are blocks */
-	ump->um_seqinc = 1;
-	ump->um_bsize = d->dlfs_bsize;
-	ump->um_bshift = d->dlfs_bshift;
-	ump->um_maxsymlinklen = d->dlfs_maxsymlinklen;
-	ump->um_maxfilesize = d->dlfs_maxfilesize;
-	ump->um_nbptr = d->dlfs_size;
-	ump->um_unassigned = LFS_UNASSIGNED;
+	lfs_ufsmount(ump, d);
 	ufs_mountattach(mp, ump, devvp, fspec, 3);
 	if (crashed) {
+		/* The newest ifile the log after the checkpoint holds. */
 		microtime(&t0);
 		lfs_rfw_scan(fs, &rf);
 		if (ronly)
@@ -361,22 +422,8 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 		else if (rf.rf_idaddr != 0)
 			d->dlfs_idaddr = rf.rf_idaddr;
 	}
-	if ((error = lfs_vget(mp, LFS_IFILE_INUM, &ivp)) != 0) {
-		printf("lfs_mount: %s: cannot read the ifile\n", fspec);
+	if ((error = lfs_openifile(fs, mp, fspec)) != 0)
 		goto out;
-	}
-	ivp->v_flag |= VSYSTEM;
-	fs->lfs_ivnode = ivp;
-	fs->lfs_maxino = (VTOI(ivp)->i_size >> d->dlfs_bshift) >
-	    d->dlfs_cleansz + d->dlfs_segtabsz ?
-	    ((VTOI(ivp)->i_size >> d->dlfs_bshift) - d->dlfs_cleansz -
-	    d->dlfs_segtabsz) * d->dlfs_ifpb : 0;
-	if (fs->lfs_maxino <= ROOTINO) {
-		printf("lfs_mount: %s: the ifile maps no inodes\n", fspec);
-		error = EINVAL;
-		vrele(ivp);
-		goto out;
-	}
 	fs->lfs_ronly = ronly;
 	TAILQ_INIT(&fs->lfs_inflight);
 	TAILQ_INIT(&fs->lfs_txnq);
@@ -384,29 +431,13 @@ lfs_mount(struct mount *mp, const char *path, void *data)
 	if (!ronly && crashed && (error = lfs_rollforward(fs, &rf)) != 0)
 		printf("lfs_mount: %s: roll-forward failed\n", fspec);
 	if (!ronly && error == 0 &&
-	    (error = lfs_mountrw(fs, path, !crashed)) == 0 && crashed) {
-		if (lfs_rfw_blocks(fs, &rf) != 0)
-			printf("lfs_mount: %s: roll-forward of forced writes "
-			    "failed\n", fspec);
-		/* The checkpoint makes the roll-forward durable. */
-		if (lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC) != 0)
-			printf("lfs_mount: %s: cannot write a checkpoint\n",
-			    fspec);
-		microtime(&t1);
-		fs->lfs_rfw.unclean = 1;
-		fs->lfs_rfw.psegs = rf.rf_naccept;
-		fs->lfs_rfw.discarded = rf.rf_ndiscard;
-		fs->lfs_rfw.ms = (t1.tv_sec - t0.tv_sec) * 1000 +
-		    (t1.tv_usec - t0.tv_usec) / 1000;
-		printf("lfs: %s: rolled forward %d partial segments, "
-		    "discarded %d of an unfinished dirop, in %d ms\n", fspec,
-		    rf.rf_naccept, rf.rf_ndiscard, fs->lfs_rfw.ms);
-	}
-	lfs_rfw_free(&rf);
+	    (error = lfs_mountrw(fs, path, !crashed)) == 0 && crashed)
+		lfs_recover(fs, mp, fspec, &rf, &t0);
 	if (error) {
-		vrele(ivp);
+		vrele(fs->lfs_ivnode);
 		goto out;
 	}
+	lfs_rfw_free(&rf);
 	return 0;
 out:
 	lfs_rfw_free(&rf);
