@@ -122,7 +122,9 @@ def boot(args: argparse.Namespace) -> int:
     port = gdb_port() if args.gdb else None
     if port is not None:
         write_gdbinit(port, args.sd1)
-        print(f"QEMU waits for GDB on port {port}: run 'gdb' in {TOP}")
+        print(f"QEMU waits for GDB on port {port}: run 'make gdb' in {TOP} "
+              "(plain gdb refuses the generated .gdbinit unless auto-load "
+              "allows it)")
     with disk_servers(args.sd0, args.sd1, args.rootdisk, args.disk) as servers:
         dargs = [a for s in servers for a in s.qemu_args()]
         cmd = qemu_command(args.kernel, dargs, args.mem, args.kargs,
