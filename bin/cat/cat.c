@@ -1,8 +1,9 @@
 /*
  * cat: copy files, or standard input ("-" or no file), to standard
  * output, unchanged.
- *	cat [-u] [file ...]
- * -u is accepted for compatibility; output is never buffered anyway.
+ *	cat [-nu] [file ...]
+ * -n numbers the output lines (from 1, on across the files); -u is
+ * accepted for compatibility, output is never buffered anyway.
  */
 #include <err.h>
 #include <errno.h>
@@ -13,6 +14,25 @@
 #include <unistd.h>
 
 static char buf[8192];
+static int nflag;		/* -n: number the lines */
+static long lineno;		/* -n: the last line's number */
+static int midline;		/* -n: the last byte written was not '\n' */
+
+/* -n's copy of n bytes: each line after its number. */
+static void
+numbered(const char *p, ssize_t n)
+{
+	ssize_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!midline)
+			printf("%6ld\t", ++lineno);
+		putchar(p[i]);
+		midline = p[i] != '\n';
+	}
+	if (ferror(stdout))
+		err(1, "stdout");
+}
 
 static int
 copy(int fd, const char *name)
@@ -28,6 +48,10 @@ copy(int fd, const char *name)
 		}
 		if (n == 0)
 			return 0;
+		if (nflag) {
+			numbered(buf, n);
+			continue;
+		}
 		for (off = 0; off < n; off += w) {
 			if ((w = write(1, buf + off, n - off)) < 0) {
 				if (errno == EINTR) {
@@ -45,19 +69,25 @@ main(int argc, char *argv[])
 {
 	int ch, fd, rval;
 
-	while ((ch = getopt(argc, argv, "u")) != -1) {
+	while ((ch = getopt(argc, argv, "nu")) != -1) {
 		switch (ch) {
+		case 'n':
+			nflag = 1;
+			break;
 		case 'u':
 			break;
 		default:
-			fprintf(stderr, "usage: cat [-u] [file ...]\n");
+			fprintf(stderr, "usage: cat [-nu] [file ...]\n");
 			exit(1);
 		}
 	}
 	argv += optind;
 	rval = 0;
-	if (*argv == NULL)
-		return copy(0, "stdin");
+	if (*argv == NULL) {
+		rval = copy(0, "stdin");
+		fflush(stdout);
+		return rval;
+	}
 	for (; *argv != NULL; argv++) {
 		if (strcmp(*argv, "-") == 0) {
 			rval |= copy(0, "stdin");
@@ -71,5 +101,7 @@ main(int argc, char *argv[])
 		rval |= copy(fd, *argv);
 		close(fd);
 	}
+	if (fflush(stdout) != 0)
+		err(1, "stdout");
 	return rval;
 }
