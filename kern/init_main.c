@@ -128,7 +128,7 @@ main(u_int32_t magic, u_int32_t mbi_pa)
 {
 	cninit();
 	multiboot(magic, mbi_pa);
-	printf("4.4BSD-LFS teaching kernel\n");
+	printf("%s\n", version);
 	machdep_init();
 	kmem_init(V2P(end), physmem);
 	pmap_bootstrap(physmem);

@@ -25,6 +25,7 @@ extern volatile u_int32_t ticks;	/* ticks since boot */
 extern int cold;			/* still configuring devices */
 extern u_int32_t physmem;		/* bytes of RAM */
 extern char kargs[];			/* kernel command line */
+extern const char version[];		/* the banner (kern_version.c) */
 
 void	printf(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	vprintf(const char *, va_list);

@@ -63,3 +63,15 @@ def test_cat_n_numbers_lines_across_files(guest):
 
 def test_clear_sends_the_terminal_its_sequence(guest):
     assert "\x1b[H\x1b[2J" in guest.ok("clear")
+
+
+def test_uname_names_the_system(guest):
+    assert guest.ok("uname").strip() == "4.4BSD-LFS"
+    assert guest.ok("uname -m").strip() == "i386"
+    assert guest.ok("uname -sr").strip() == "4.4BSD-LFS 1.0"
+    a = guest.ok("uname -a").strip()
+    assert a.startswith("4.4BSD-LFS localhost 1.0 ") and a.endswith(" i386"), a
+    assert "4.4BSD-LFS teaching kernel" in a      # the boot banner's words
+    assert "4.4BSD-LFS teaching kernel" in guest.boot_log
+    out, status = guest.run("uname -x")
+    assert status == 1 and "usage: uname" in out, out
