@@ -75,3 +75,24 @@ def test_uname_names_the_system(guest):
     assert "4.4BSD-LFS teaching kernel" in guest.boot_log
     out, status = guest.run("uname -x")
     assert status == 1 and "usage: uname" in out, out
+
+
+def test_expr_computes_compares_and_matches(guest):
+    cases = [("1 + 2 '*' 3", "7", 0), ("'(' 1 + 2 ')' '*' 3", "9", 0),
+             ("10 / 3", "3", 0), ("10 % 3", "1", 0), ("5 - 5", "0", 1),
+             ("2 '<' 10", "1", 0), ("abc '<' abd", "1", 0),
+             ("abc = abc", "1", 0), ("x != x", "0", 1),
+             ("0 '|' fallback", "fallback", 0), ("a '&' 0", "0", 1),
+             ("hello.c : 'hel*'", "3", 0), ("file.c : '.*\\.c'", "6", 0)]
+    for args, want, status in cases:
+        out, st = guest.run(f"expr {args}")
+        assert (out.strip(), st) == (want, status), args
+    out, st = guest.run("expr 1 / 0")
+    assert st == 2 and "division by zero" in out, out
+    out, st = guest.run("expr 1 +")
+    assert st == 2 and "syntax error" in out, out
+    out, st = guest.run("expr a + 1")
+    assert st == 2 and "non-numeric" in out, out
+    # a shell loop's counter, the way scripts use it
+    assert guest.ok("i=0; while [ $i -lt 3 ]; do i=`expr $i + 1`; done; "
+                    "echo $i").strip() == "3"
