@@ -83,7 +83,7 @@ def test_expr_computes_compares_and_matches(guest):
              ("2 '<' 10", "1", 0), ("abc '<' abd", "1", 0),
              ("abc = abc", "1", 0), ("x != x", "0", 1),
              ("0 '|' fallback", "fallback", 0), ("a '&' 0", "0", 1),
-             ("hello.c : 'hel*'", "3", 0), ("file.c : '.*\\.c'", "6", 0)]
+             ("hello.c : 'hel*'", "4", 0), ("file.c : '.*\\.c'", "6", 0)]
     for args, want, status in cases:
         out, st = guest.run(f"expr {args}")
         assert (out.strip(), st) == (want, status), args
