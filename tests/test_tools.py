@@ -96,3 +96,10 @@ def test_expr_computes_compares_and_matches(guest):
     # a shell loop's counter, the way scripts use it
     assert guest.ok("i=0; while [ $i -lt 3 ]; do i=`expr $i + 1`; done; "
                     "echo $i").strip() == "3"
+
+
+def test_ed_on_a_new_file(guest):
+    """ed newfile says what 4.4BSD's ed said, and the file can be made."""
+    out = guest.ok("printf 'a\\nhello\\n.\\nw\\nq\\n' | ed /tmp/new.txt")
+    assert "/tmp/new.txt: No such file or directory" in out, out
+    assert guest.ok("cat /tmp/new.txt").strip() == "hello"

@@ -30,6 +30,7 @@
  */
 #include <ctype.h>
 #include <re.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,7 +138,7 @@ read_file(const char *name, int after)
 	size_t n;
 
 	if (f == NULL) {
-		errmsg = "cannot open input file";
+		errmsg = strerror(errno);	/* ed's words: the system's */
 		return -1;
 	}
 	while (fgets(line, sizeof(line), f) != NULL) {
