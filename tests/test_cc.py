@@ -28,6 +28,14 @@ def test_hello_world_compiles_and_runs(guest: Guest) -> None:
     assert "E   L   F" in out, out
 
 
+def test_a_scanf_input_loop_compiles_and_runs(guest: Guest) -> None:
+    """libc has scanf (a student's first input loop used to fail to link)."""
+    out = guest.ok("cd /tmp && cc -o sum /usr/tests/cc/sum.c && "
+                   "printf 'total 1 2\\n 3\\n-4 10\\n' | ./sum",
+                   timeout=COMPILE_TIMEOUT)
+    assert "total: 5 numbers, sum 12" in out, out
+
+
 def test_make_builds_then_rebuilds_only_the_touched_file(guest: Guest) -> None:
     guest.ok("cp -r /usr/tests/cc/multi /tmp/multi")
     out = guest.ok("cd /tmp/multi && make", timeout=COMPILE_TIMEOUT)

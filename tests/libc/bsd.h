@@ -40,6 +40,7 @@ int	bsd_vsnprintf(char *, unsigned, const char *, va_list);
 int	bsd_fprintf(bsd_FILE *, const char *, ...);
 int	bsd_dprintf(int, const char *, ...);
 int	bsd_sscanf(const char *, const char *, ...);
+int	bsd_fscanf(bsd_FILE *, const char *, ...);
 bsd_FILE *bsd_fopen(const char *, const char *);
 bsd_FILE *bsd_fdopen(int, const char *);
 int	bsd_fclose(bsd_FILE *);

@@ -171,6 +171,47 @@ unbuffered(void)
 	CHECK_STR(contents(), "partial\nnextmore");
 }
 
+/* fscanf: a student's input loop over numbers and words in a file. */
+static void
+scanning(void)
+{
+	bsd_FILE *fp;
+	char word[16];
+	int a, b, sum = 0, n = 0;
+
+	fp = bsd_fopen(path, "w");
+	bsd_fputs("3 4\n  -10\nname 7 0x1f\n12abc", fp);
+	bsd_fclose(fp);
+	fp = bsd_fopen(path, "r");
+	CHECK_INT(bsd_fscanf(fp, "%d %d", &a, &b), 2);
+	CHECK_INT(a + b, 7);
+	CHECK_INT(bsd_fscanf(fp, "%d", &a), 1);
+	CHECK_INT(a, -10);
+	CHECK_INT(bsd_fscanf(fp, "%15s %d %i", word, &a, &b), 3);
+	CHECK_STR(word, "name");
+	CHECK_INT(a + b, 7 + 31);
+	CHECK_INT(bsd_fscanf(fp, "%d", &a), 1);	/* stops at the 'a' */
+	CHECK_INT(a, 12);
+	CHECK_INT(bsd_fscanf(fp, "%d", &a), 0);	/* "abc" is no number */
+	CHECK_INT(bsd_getc(fp), 'a');		/* and is still there */
+	CHECK_INT(bsd_fscanf(fp, "%s", word), 1);
+	CHECK_STR(word, "bc");
+	CHECK_INT(bsd_fscanf(fp, "%d", &a), -1);	/* EOF */
+	bsd_fclose(fp);
+
+	fp = bsd_fopen(path, "w");
+	bsd_fputs("1 2 3 4 5\n", fp);
+	bsd_fclose(fp);
+	fp = bsd_fopen(path, "r");
+	while (bsd_fscanf(fp, "%d", &a) == 1) {
+		sum += a;
+		n++;
+	}
+	CHECK_INT(n, 5);
+	CHECK_INT(sum, 15);
+	bsd_fclose(fp);
+}
+
 void
 test_stdio(void)
 {
@@ -184,6 +225,7 @@ test_stdio(void)
 	modes();
 	large();
 	unbuffered();
+	scanning();
 	unlink(path);
 	rmdir(dir);
 }

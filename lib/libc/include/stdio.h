@@ -105,6 +105,8 @@ int	 snprintf(char *, size_t, const char *, ...)
 int	 sprintf(char *, const char *, ...)
 	    __attribute__((__format__(__printf__, 2, 3)));
 int	 sscanf(const char *, const char *, ...);
+int	 fscanf(FILE *, const char *, ...);
+int	 scanf(const char *, ...);
 int	 ungetc(int, FILE *);
 int	 vdprintf(int, const char *, va_list);
 int	 vfprintf(FILE *, const char *, va_list);
@@ -112,6 +114,7 @@ int	 vprintf(const char *, va_list);
 int	 vsnprintf(char *, size_t, const char *, va_list);
 int	 vsprintf(char *, const char *, va_list);
 int	 vsscanf(const char *, const char *, va_list);
+int	 vfscanf(FILE *, const char *, va_list);
 
 /* Internal to stdio. */
 int	 __srefill(FILE *);
