@@ -127,9 +127,10 @@ def table(res: dict, profile: str, sets) -> str:
                          f"{secs['LFS'] / secs['FFS']:9.2f}{secs['EFS'] / secs['FFS']:9.2f}")
     lines += ["", "The thesis gives no Bigfile numbers (figure 5-7 only): it ran Bigfile on "
               "kernels with and without the transaction code and found them within 1-2%.",
-              "That comparison waits for the kernel-transaction work; the table above is "
-              "the baseline.  Expect EFS and LFS to approach the raw disk on create, and "
-              "FFS to be held to about one block per revolution (fs_bandwidth.txt)."]
+              "bench/txn.py makes that comparison (txn.txt, 'big-create' and the rest); "
+              "the table above is the three file systems on one kernel.  Expect EFS and "
+              "LFS to approach the raw disk on create, and FFS to be held to a block or "
+              "two per revolution by its rotdelay (fs_bandwidth.txt)."]
     return "\n".join(lines)
 
 
