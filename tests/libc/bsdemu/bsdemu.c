@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/txn.h>
+#include <sys/utsname.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -213,6 +214,7 @@ int txn_commit(void)		{ return fail(ENOSYS); }
 int txn_abort(void)		{ return fail(ENOSYS); }
 int txn_detect(void)		{ return fail(ENOSYS); }
 int txnstats(struct txnstats *s, int r) { return fail(ENOSYS); }
+int uname(struct utsname *u)	{ return fail(ENOSYS); }	/* the guest's names */
 int syscall(int n, ...)		{ return fail(ENOSYS); }
 
 int
