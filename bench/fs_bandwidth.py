@@ -234,10 +234,11 @@ def json_tables(res: Results, total: int) -> list[dict]:
              res.raw["read", big].mbps, thesis=1.0, unit="ratio",
              note="7.3.2: 'very small (3%) differences' from the raw disk")
         for name in ("EFS", "LFS")]))
-    tables.append(results_table("figure 7-2", f"A {ACCUM_BYTES >> 10} KB write: the "
-                                "writes, then the fsync", "ms", [
-        cell(name, phase, us / 1e3) for name, (w, f) in res.accum.items()
-        for phase, us in (("writes", w), ("fsync", f))]))
+    if res.accum:
+        tables.append(results_table("figure 7-2", f"A {ACCUM_BYTES >> 10} KB write: "
+                                    "the writes, then the fsync", "ms", [
+            cell(name, phase, us / 1e3) for name, (w, f) in res.accum.items()
+            for phase, us in (("writes", w), ("fsync", f))]))
     sweep = [cell(op, f"{ms} ms", res.sweep[ms, op].mbps)
              for op in OPS for ms in ROTDELAYS_MS]
     sweep += [cell("both", f"{ms} ms", 2 * total / (res.sweep[ms, "write"].usecs +
