@@ -71,7 +71,7 @@ $(SYSGEN) &: kern/syscalls.master kern/makesyscalls.py
 
 # ---------------------------------------------------------------- kernel
 KSRCS	:= $(filter-out lfs/lfs_notxn.c,$(wildcard kern/*.c kern/i386/*.c \
-	   kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c compat/linux/*.c)) \
+	   kern/dev/*.c ufs/*.c ffs/*.c lfs/*.c compat/linux/*.c conf/*.c)) \
 	   kern/i386/locore.S kern/i386/copy.S
 KOBJS	:= $(patsubst %,$(B)/k/%.o,$(basename $(KSRCS))) \
 	   $(B)/k/gen/kern/init_sysent.o
@@ -306,9 +306,26 @@ bench: all
 report:
 	$(PY) -m bench.report
 
+# The layers point one way (README, "Layers"): kern/ compiles seeing only
+# itself and sys/, ufs/ only kern/, sys/ and itself; each file compiled
+# against a tree of just those directories.
+LAYERS_KERN := kern sys
+LAYERS_UFS  := kern sys ufs
+layers: | $(SYSGEN)
+	@rm -rf $(B)/layers && mkdir -p $(B)/layers/kern $(B)/layers/ufs
+	@for d in $(LAYERS_KERN); do ln -s $(CURDIR)/$$d $(B)/layers/kern/$$d; done
+	@for d in $(LAYERS_UFS); do ln -s $(CURDIR)/$$d $(B)/layers/ufs/$$d; done
+	@for f in $(wildcard kern/*.c kern/i386/*.c kern/dev/*.c); do \
+	  $(CC) $(filter-out -I. -MMD -MP,$(KCFLAGS)) -I$(B)/layers/kern -fsyntax-only $$f || \
+	  { echo "layers: $$f reaches outside $(LAYERS_KERN)"; exit 1; }; done
+	@for f in $(wildcard ufs/*.c); do \
+	  $(CC) $(filter-out -I. -MMD -MP,$(KCFLAGS)) -I$(B)/layers/ufs -fsyntax-only $$f || \
+	  { echo "layers: $$f reaches outside $(LAYERS_UFS)"; exit 1; }; done
+	@echo "layers: kern/ sees only $(LAYERS_KERN); ufs/ only $(LAYERS_UFS)"
+
 clean:
 	rm -rf $(B) .gdbinit
 
 .PHONY: all deps kernel userland hosttools images qemu qemu-gdb gdb crashimage \
-	test crashtest stress bench report clean
+	test crashtest stress bench report layers clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -246,5 +246,5 @@ ffs_vget(struct mount *mp, ino_t ino, struct vnode **vpp)
 
 const struct vfsops ffs_vfsops = {
 	"ffs", ffs_mount, ffs_unmount, ffs_root, ffs_statfs, ffs_sync,
-	ffs_vget,
+	ffs_vget, NULL,
 };

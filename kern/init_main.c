@@ -140,8 +140,7 @@ main(u_int32_t magic, u_int32_t mbi_pa)
 	sti();
 
 	bufinit();
-	txn_init();		/* NO-STEAL's limit is the cache's */
-	vfsinit();
+	vfsinit();		/* after the cache: LFS sizes its limits by it */
 	pci_init();
 	cold = 0;
 

@@ -10,9 +10,9 @@
  * with the file name as an argument (one level only).
  *
  * The new stack, from the top: the strings, then (growing down) envp[]
- * and argv[] pointer arrays with NULL ends, and argc at %esp.  A Linux
- * program (compat/linux) also gets 16 random bytes under the strings and
- * the auxiliary vector after envp's NULL.
+ * and argv[] pointer arrays with NULL ends, and argc at %esp.  The
+ * image's emulation (kern/emul.h) may ask for random bytes under the
+ * strings and words after envp's NULL (Linux's auxiliary vector).
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -27,7 +27,7 @@
 #include "kern/i386/pmap.h"
 #include "kern/exec_elf.h"
 #include "kern/i386/machdep.h"
-#include "compat/linux/linux.h"
+#include "kern/emul.h"
 #include <sys/stat.h>
 
 struct execargs {
@@ -154,26 +154,33 @@ load_elf(struct pmap *pm, struct vnode *vp, Elf32_Ehdr *eh, u_int32_t *brk,
 	return 0;
 }
 
+/* Programs of this kernel: its own system calls, nothing more. */
+const struct emul emul_native = {
+	"4.4BSD", NULL, syscall_native, 0, NULL, NULL,
+};
+
 /*
- * Lay out argc, argv, envp and the strings (and for a Linux image, lx,
- * its random bytes and auxiliary vector); returns the new %esp.
+ * Lay out argc, argv, envp and the strings, and what the emulation em
+ * adds (random bytes, words after envp); returns the new %esp.
  */
 static int
-setup_stack(struct pmap *pm, struct execargs *ea,
-    const struct linux_image *lx, u_int32_t *spp)
+setup_stack(struct pmap *pm, struct execargs *ea, const struct emul *em,
+    const struct execimage *img, u_int32_t *spp)
 {
 	int nptr = 1 + ea->argc + 1 + ea->envc + 1, naux = 0, i, error;
 	u_int32_t strbase, rndbase, sp, va, *words;
-	u_int32_t aux[LINUX_AUXV_WORDS + 2];
-	u_int8_t rnd[LINUX_RANDOM_BYTES];
+	u_int32_t aux[EXEC_AUXMAX];
+	u_int8_t rnd[32];
 	char *s;
 
+	KASSERT(em->e_nrandom <= (int)sizeof(rnd));
 	strbase = (USRSTACK - ea->len) & ~3u;
 	rndbase = strbase;
-	if (lx != NULL) {
-		rndbase = (strbase - sizeof(rnd)) & ~15u;
-		naux = linux_auxv(lx, rndbase, strbase, aux);
-	}
+	if (em->e_nrandom > 0)
+		rndbase = (strbase - em->e_nrandom) & ~15u;
+	if (em->e_auxv != NULL)
+		naux = em->e_auxv(img, rndbase, strbase, aux);
+	KASSERT(naux <= EXEC_AUXMAX);
 	sp = (rndbase - (nptr + naux) * 4) & ~15u;
 	for (va = trunc_page(sp); va < USRSTACK; va += PAGE_SIZE)
 		if ((error = pmap_enter(pm, va, 1)) != 0)
@@ -192,13 +199,25 @@ setup_stack(struct pmap *pm, struct execargs *ea,
 	memcpy(words + nptr, aux, naux * 4);
 	pmap_copyout(pm, sp, words, (nptr + naux) * 4);
 	pmap_copyout(pm, strbase, ea->buf, ea->len);
-	if (lx != NULL) {
-		linux_random(rnd, sizeof(rnd));
-		pmap_copyout(pm, rndbase, rnd, sizeof(rnd));
+	if (em->e_nrandom > 0) {
+		read_random(rnd, em->e_nrandom);
+		pmap_copyout(pm, rndbase, rnd, em->e_nrandom);
 	}
 	free(words);
 	*spp = sp;
 	return 0;
+}
+
+/* The emulation whose program this ELF image is. */
+static const struct emul *
+exec_emul(struct vnode *vp, const void *hdr)
+{
+	const struct emul *const *e;
+
+	for (e = emulsw; *e != NULL; e++)
+		if ((*e)->e_probe(vp, hdr))
+			return *e;
+	return &emul_native;
 }
 
 /* Parse "#!interp [arg]" from the first line of a script. */
@@ -273,9 +292,10 @@ kern_execve(struct proc *p, const char *path, int seg, char **argp,
 	struct vnode *vp;
 	struct pmap *pm = NULL, *old;
 	struct vattr va;
-	struct linux_image lx;
+	const struct emul *em;
+	struct execimage img;
 	u_int32_t brk, sp;
-	int error, hdrlen, skip = 0, is_linux;
+	int error, hdrlen, skip = 0;
 
 	error = exec_lookup(nd, path, seg, &vp, hdr, &hdrlen, &va);
 	if (error)
@@ -320,13 +340,12 @@ kern_execve(struct proc *p, const char *path, int seg, char **argp,
 		error = ENOMEM;
 		goto bad;
 	}
-	if ((error = load_elf(pm, vp, (Elf32_Ehdr *)hdr, &brk, &lx.phdr)) != 0)
+	if ((error = load_elf(pm, vp, (Elf32_Ehdr *)hdr, &brk, &img.phdr)) != 0)
 		goto bad;
-	/* compat/linux: a Linux program gets Linux's stack and system calls */
-	is_linux = linux_elf_probe(vp, hdr);
-	lx.entry = ((Elf32_Ehdr *)hdr)->e_entry;
-	lx.phnum = ((Elf32_Ehdr *)hdr)->e_phnum;
-	if ((error = setup_stack(pm, &ea, is_linux ? &lx : NULL, &sp)) != 0)
+	em = exec_emul(vp, hdr);
+	img.entry = ((Elf32_Ehdr *)hdr)->e_entry;
+	img.phnum = ((Elf32_Ehdr *)hdr)->e_phnum;
+	if ((error = setup_stack(pm, &ea, em, &img, &sp)) != 0)
 		goto bad;
 
 	/* The point of no return: the old image goes away. */
@@ -335,8 +354,10 @@ kern_execve(struct proc *p, const char *path, int seg, char **argp,
 	pmap_activate(pm);
 	pmap_destroy(old);
 	p->p_brkbase = p->p_brk = brk;
-	p->p_emul = is_linux ? EMUL_LINUX : EMUL_NATIVE;
-	linux_exec_reset(p);
+	p->p_emul = em;
+	p->p_tls[0] = p->p_tls[1] = 0;	/* no TLS segment */
+	if (em->e_exec != NULL)
+		em->e_exec(p);
 	fpu_clean(p->p_fpu);
 	name = interp ? interp : nd->ni_pnbuf;
 	if (strchr(name, '/'))

@@ -37,6 +37,27 @@ ruadd(struct rusage *ru, const struct rusage *ru2)
 		ip[i] += ip2[i];
 }
 
+/*
+ * What subsystems outside kern/ must do when a process exits (LFS aborts
+ * the transaction it left running): registered at boot, run in order
+ * before the process lets go of its files.
+ */
+#define NEXITHOOK	4
+static void (*exithooks[NEXITHOOK])(struct proc *);
+
+void
+exithook_establish(void (*fn)(struct proc *))
+{
+	int i;
+
+	for (i = 0; i < NEXITHOOK; i++)
+		if (exithooks[i] == NULL) {
+			exithooks[i] = fn;
+			return;
+		}
+	panic("exithook_establish: more than %d hooks", NEXITHOOK);
+}
+
 void
 exit1(struct proc *p, int status)
 {
@@ -46,7 +67,8 @@ exit1(struct proc *p, int status)
 		panic("init died (status 0x%x)", status);
 	p->p_flag |= P_WEXIT;
 	p->p_sigmask = ~0u;
-	txn_exit(p);			/* a transaction left running aborts */
+	for (i = 0; i < NEXITHOOK && exithooks[i] != NULL; i++)
+		exithooks[i](p);
 	fdfree(p);
 	if (p->p_cdir)
 		vrele(p->p_cdir);

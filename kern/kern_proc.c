@@ -5,6 +5,7 @@
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
+#include "kern/emul.h"
 #include "kern/malloc.h"
 #include "kern/i386/cpu.h"
 #include "kern/i386/machdep.h"
@@ -49,6 +50,7 @@ proc_alloc(void)
 	memset((char *)p + sizeof(p->p_stat), 0,
 	    sizeof(*p) - sizeof(p->p_stat));
 	fpu_clean(p->p_fpu);
+	p->p_emul = &emul_native;
 	p->p_kstack = page_alloc(KSTACK_SIZE / PAGE_SIZE, M_NOWAIT);
 	if (p->p_kstack == NULL) {
 		p->p_stat = SFREE;

@@ -4,6 +4,7 @@
  * the commonest such memory, a single buffer.
  */
 #include "kern/systm.h"
+#include "kern/emul.h"
 #include "kern/uio.h"
 
 int
@@ -74,4 +75,27 @@ copyoutstr(const char *kaddr, void *uaddr, size_t len, size_t *done)
 	if (done)
 		*done = n;
 	return error;
+}
+
+/*
+ * Random bytes (an emulation's exec and getrandom): xorshift64* stirred with the
+ * microsecond clock on each call.  Unpredictable enough for glibc's
+ * stack guard and malloc's tcache keys; not for cryptography.
+ */
+void
+read_random(void *buf, u_int32_t len)
+{
+	static u_int64_t s = 0x9e3779b97f4a7c15ULL;
+	u_int8_t *b = buf;
+	u_int64_t x;
+
+	s ^= uptime_us();
+	while (len > 0) {
+		s ^= s >> 12;
+		s ^= s << 25;
+		s ^= s >> 27;
+		x = s * 0x2545f4914f6cdd1dULL;
+		for (int i = 0; i < 8 && len > 0; i++, len--)
+			*b++ = x >> (8 * i);
+	}
 }

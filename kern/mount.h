@@ -8,6 +8,10 @@
  *   statfs(mp, sbp)            fill in space and inode counts
  *   sync(mp, waitfor)          write all dirty data and metadata
  *   vget(mp, ino, &vp)         the vnode of an inode number, referenced
+ *   init()                     once at boot, after the buffer cache (may
+ *                              be NULL)
+ * The kernel's file systems are vfsconf (conf/config.c), the root tried
+ * in that order.
  */
 #ifndef _KERN_MOUNT_H_
 #define _KERN_MOUNT_H_
@@ -29,6 +33,7 @@ struct vfsops {
 	int	(*vfs_statfs)(struct mount *, struct statfs *);
 	int	(*vfs_sync)(struct mount *, int waitfor);
 	int	(*vfs_vget)(struct mount *, ino_t, struct vnode **);
+	void	(*vfs_init)(void);
 };
 
 struct mount {
@@ -48,7 +53,7 @@ struct mount {
 #define MNT_CLUSTERWRITE 0x00200000	/* EFS: vflushbuf pushes whole clusters */
 
 extern TAILQ_HEAD(mntlist, mount) mountlist;
-extern const struct vfsops *vfsconf[];
+extern const struct vfsops *const vfsconf[];	/* conf/config.c */
 
 #define VFS_MOUNT(mp, path, data)	((mp)->mnt_op->vfs_mount((mp), (path), (data)))
 #define VFS_UNMOUNT(mp, flags)		((mp)->mnt_op->vfs_unmount((mp), (flags)))

@@ -20,7 +20,7 @@ struct trapframe;
 struct vnode;
 struct file;
 struct pmap;
-struct txn;
+struct emul;
 
 struct context {			/* saved by swtch() */
 	u_int32_t edi, esi, ebx, ebp, eip;
@@ -50,10 +50,11 @@ struct proc {
 	struct context *p_ctx;		/* kernel registers, for swtch() */
 	u_int32_t p_brkbase;		/* start of the heap (end of data) */
 	u_int32_t p_brk;		/* current break */
-	int	p_emul;			/* EMUL_NATIVE, or EMUL_LINUX: Linux's
-					   system calls (compat/linux) */
+	const struct emul *p_emul;	/* its program's system calls and
+					   stack (kern/emul.h) */
 	u_int32_t p_tls[2];		/* TLS segment descriptor (GUTLS_SEL) */
-	u_int32_t p_mmaplow;		/* compat/linux: bottom of the mmap area */
+	u_int32_t p_mmaplow;		/* bottom of the mmap area, for an
+					   emulation that has mmap */
 	u_int8_t p_fpu[512] __attribute__((aligned(16)));	/* FPU/SSE
 					   registers, fxsave image */
 
@@ -61,8 +62,6 @@ struct proc {
 	const char *p_wmesg;
 	int	p_slpflags;		/* PCATCH: signals interrupt sleep */
 	u_int32_t p_timeout;		/* tick to wake at, or 0 */
-	int	p_lfsdirop;		/* LFS dirops it is inside */
-	struct txn *p_txn;		/* its LFS transaction, or NULL */
 
 	struct file *p_fd[NOFILE];	/* open files */
 	char	p_fdflags[NOFILE];	/* FD_CLOEXEC */
@@ -121,8 +120,7 @@ struct proc *proc_alloc(void);
 void	proc_free(struct proc *);
 struct proc *kthread_create(void (*fn)(void *), void *arg, const char *name);
 void	exit1(struct proc *, int status) __attribute__((noreturn));
-void	txn_exit(struct proc *);	/* lfs/lfs_txn.c: abort its txn */
-void	txn_init(void);			/* ... its kernel arguments */
+void	exithook_establish(void (*fn)(struct proc *));
 int	kern_execve(struct proc *, const char *path, int segflg,
 	    char **argp, char **envp);
 int	suser(struct proc *);

@@ -16,8 +16,6 @@
 #include "kern/uio.h"
 
 struct mntlist mountlist;
-extern const struct vfsops ffs_vfsops, lfs_vfsops;
-const struct vfsops *vfsconf[] = { &ffs_vfsops, &lfs_vfsops, NULL };
 
 #define SYNC_INTERVAL	30		/* seconds between update's syncs */
 

@@ -32,6 +32,9 @@ vfsinit(void)
 		vnodes[i].v_flag = VONFREELIST;
 		TAILQ_INSERT_TAIL(&vnode_free_list, &vnodes[i], v_freelist);
 	}
+	for (i = 0; vfsconf[i] != NULL; i++)
+		if (vfsconf[i]->vfs_init != NULL)
+			vfsconf[i]->vfs_init();
 }
 
 /*

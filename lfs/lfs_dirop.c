@@ -55,7 +55,7 @@ lfs_dirop_begin(struct vnode *dvp, int frees)
 
 	if (dvp->v_mount->mnt_flag & MNT_RDONLY)
 		return EROFS;
-	if (curproc->p_lfsdirop > 0)
+	if (LFS_PROC(curproc)->lp_dirop > 0)
 		goto in;	/* inside one already: the writer waits for it */
 	if (!frees && lfs_above(LFS_STOPACCESS) &&
 	    !lockbusy(&fs->lfs_seglock)) {
@@ -76,7 +76,7 @@ lfs_dirop_begin(struct vnode *dvp, int frees)
 		tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
 in:
 	fs->lfs_dirops++;
-	curproc->p_lfsdirop++;
+	LFS_PROC(curproc)->lp_dirop++;
 	return 0;
 }
 
@@ -108,7 +108,7 @@ lfs_dirop_end(struct vnode *dvp)
 	struct lfs *fs = VFSTOLFS(dvp->v_mount);
 
 	fs->lfs_doneops = 1;
-	curproc->p_lfsdirop--;
+	LFS_PROC(curproc)->lp_dirop--;
 	if (--fs->lfs_dirops == 0)
 		wakeup(&fs->lfs_dirops);
 }

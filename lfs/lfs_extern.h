@@ -29,6 +29,18 @@ struct vattr;
  */
 #define LFS_UNASSIGNED	(-1)
 
+/*
+ * What LFS keeps per process, in a table beside the kernel's (struct proc
+ * names no file system), indexed by the process's slot; lfs_exit clears a
+ * slot as its process goes.
+ */
+struct lfs_proc {
+	int	lp_dirop;		/* dirops it is inside */
+	struct txn *lp_txn;		/* its transaction, or NULL */
+};
+extern struct lfs_proc lfs_proc[];
+#define LFS_PROC(p)	(&lfs_proc[(p) - proc])
+
 struct lfs {
 	struct dlfs lfs_dlfs;		/* parameters; checkpoint fields kept
 					 * current in core */

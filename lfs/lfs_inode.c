@@ -84,7 +84,7 @@ lfs_checkheld(struct mount *mp)
 	struct lfs *fs = VFSTOLFS(mp);
 
 	if (fs->lfs_nheld > desiredvnodes / 4 && !lockbusy(&fs->lfs_seglock) &&
-	    curproc != NULL && curproc->p_lfsdirop == 0 &&
+	    curproc != NULL && LFS_PROC(curproc)->lp_dirop == 0 &&
 	    !(mp->mnt_flag & MNT_RDONLY))
 		lfs_segwrite(mp, 0);
 }

@@ -160,7 +160,7 @@ txn_new(struct proc *p, int flags)
 		txn_stats.implicit++;
 	else
 		txn_stats.begins++;
-	p->p_txn = t;		/* lfs_blkatoff's and lfs_balloc's checks */
+	LFS_PROC(p)->lp_txn = t;	/* lfs_blkatoff's and lfs_balloc's checks */
 	return t;
 }
 
@@ -169,8 +169,8 @@ txn_end(struct txn *t)
 {
 	KASSERT(LIST_EMPTY(&t->t_locks) && t->t_ndirty == 0);
 	LIST_REMOVE(t, t_all);
-	if (t->t_proc->p_txn == t)
-		t->t_proc->p_txn = NULL;
+	if (LFS_PROC(t->t_proc)->lp_txn == t)
+		LFS_PROC(t->t_proc)->lp_txn = NULL;
 	free(t);
 }
 
@@ -323,7 +323,7 @@ txn_rdwr(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred,
     int rw)
 {
 	struct proc *p = curproc;
-	struct txn *t = p->p_txn;
+	struct txn *t = LFS_PROC(p)->lp_txn;
 	int implicit = t == NULL, resid = uio->uio_resid, restartable, error;
 	struct txn_uiomark mark = { NULL };
 	struct lfs *fs;
@@ -401,7 +401,7 @@ txn_rdwr(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred,
 int
 txn_read_page(struct inode *ip, daddr_t lbn)
 {
-	struct txn *t = curproc->p_txn;
+	struct txn *t = LFS_PROC(curproc)->lp_txn;
 	int error;
 
 	if (t == NULL)
@@ -422,7 +422,7 @@ int
 txn_write_page(struct inode *ip, daddr_t lbn, off_t end, int nnew)
 {
 	struct vnode *vp = ITOV(ip);
-	struct txn *t = curproc->p_txn;
+	struct txn *t = LFS_PROC(curproc)->lp_txn;
 	struct buf *bp;
 	int error;
 
@@ -452,8 +452,8 @@ txn_created(struct inode *ip, daddr_t lbn)
 {
 	struct txn_lock *l;
 
-	if (curproc->p_txn != NULL &&
-	    (l = txn_held(curproc->p_txn, ITOV(ip), lbn)) != NULL)
+	if (LFS_PROC(curproc)->lp_txn != NULL &&
+	    (l = txn_held(LFS_PROC(curproc)->lp_txn, ITOV(ip), lbn)) != NULL)
 		l->l_flags |= TXL_CREATED;
 }
 
@@ -461,7 +461,7 @@ txn_created(struct inode *ip, daddr_t lbn)
 void
 txn_page_dirty(struct inode *ip, struct buf *bp)
 {
-	struct txn *t = curproc->p_txn;
+	struct txn *t = LFS_PROC(curproc)->lp_txn;
 
 	if (t == NULL || (bp->b_flags & B_TXN))
 		return;
@@ -782,7 +782,7 @@ txn_truncate(struct vnode *vp, off_t length, struct ucred *cred)
 	struct lfs *fs;
 	int error;
 
-	if (p->p_txn != NULL)
+	if (LFS_PROC(p)->lp_txn != NULL)
 		return EOPNOTSUPP;
 	t = txn_new(p, TXN_IMPLICIT);
 	if ((error = txn_bind(t, vp)) != 0) {
@@ -834,7 +834,7 @@ txn_setflags(struct vnode *vp, u_int32_t flags)
 void
 txn_exit(struct proc *p)
 {
-	struct txn *t = p->p_txn;
+	struct txn *t = LFS_PROC(p)->lp_txn;
 	struct lfs *fs;
 
 	if (t == NULL)
@@ -886,7 +886,7 @@ again:	/* txn_undo sleeps: the list may change under it */
 int
 sys_txn_begin(struct proc *p, void *uap, int *retval)
 {
-	if (p->p_txn != NULL)
+	if (LFS_PROC(p)->lp_txn != NULL)
 		return EALREADY;
 	*retval = txn_new(p, 0)->t_id;
 	return 0;
@@ -895,7 +895,7 @@ sys_txn_begin(struct proc *p, void *uap, int *retval)
 int
 sys_txn_commit(struct proc *p, void *uap, int *retval)
 {
-	struct txn *t = p->p_txn;
+	struct txn *t = LFS_PROC(p)->lp_txn;
 	struct lfs *fs;
 	int error;
 
@@ -915,7 +915,7 @@ sys_txn_commit(struct proc *p, void *uap, int *retval)
 int
 sys_txn_abort(struct proc *p, void *uap, int *retval)
 {
-	struct txn *t = p->p_txn;
+	struct txn *t = LFS_PROC(p)->lp_txn;
 	struct lfs *fs;
 
 	if (t == NULL)

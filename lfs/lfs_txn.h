@@ -142,5 +142,7 @@ void	txn_release_pages(struct lfs *);
 int	txn_truncate(struct vnode *, off_t length, struct ucred *);
 int	txn_setflags(struct vnode *, u_int32_t flags);
 int	txn_unmount(struct lfs *, int force);
+void	txn_init(void);			/* its kernel arguments, at boot */
+void	txn_exit(struct proc *);	/* abort the process's txn */
 
 #endif

@@ -534,7 +534,24 @@ lfs_sync(struct mount *mp, int waitfor)
 	return lfs_segwrite(mp, SEGM_CKP | (waitfor ? SEGM_SYNC : 0));
 }
 
+struct lfs_proc lfs_proc[NPROC];
+
+/* A process goes: the transaction it left running aborts. */
+static void
+lfs_exit(struct proc *p)
+{
+	txn_exit(p);
+	memset(LFS_PROC(p), 0, sizeof(struct lfs_proc));
+}
+
+static void
+lfs_init(void)
+{
+	txn_init();		/* NO-STEAL's limit is the cache's */
+	exithook_establish(lfs_exit);
+}
+
 const struct vfsops lfs_vfsops = {
 	"lfs", lfs_mount, lfs_unmount, lfs_root, lfs_statfs, lfs_sync,
-	lfs_vget,
+	lfs_vget, lfs_init,
 };

@@ -21,6 +21,7 @@ image is, as the kernel's default label says.
 from __future__ import annotations
 
 import os
+import re
 import struct
 import zlib
 from dataclasses import dataclass, field
@@ -36,12 +37,25 @@ NDADDR = 12
 DISKMAGIC = 0x82564557
 SECTOR = 512
 
-SS_FLAGS = ((0x01, "DIROP"), (0x02, "CONT"), (0x04, "CLEAN"), (0x08, "CKP"),
-            (0x10, "TXN"), (0x20, "DATAONLY"))   # sys/ufs/lfs.h SS_*
-SS_DIROP, SS_CONT, SS_CKP = 0x01, 0x02, 0x08
-SEGUSE_FLAGS = ((0x01, "ACTIVE"), (0x02, "DIRTY"), (0x04, "SUPERBLOCK"),
-                (0x08, "CLEANING"))
-SEGUSE_DIRTY = 0x02
+HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sys", "ufs",
+                      "lfs.h")
+
+
+def header_flags(prefix: str) -> tuple[tuple[int, str], ...]:
+    """The one-bit flags sys/ufs/lfs.h defines as PREFIX_NAME 0x..., as
+    (value, NAME) in value order: the header is their one source (dumplfs
+    names the same, tests/host/test_lfs_tools.py checks)."""
+    with open(HEADER) as f:
+        found = re.findall(rf"^#define\s+{prefix}_(\w+)\s+(0x[0-9a-fA-F]+)", f.read(), re.M)
+    return tuple(sorted((v, name) for name, v in ((n, int(x, 16)) for n, x in found)
+                        if v & (v - 1) == 0))
+
+
+SS_FLAGS = header_flags("SS")
+SEGUSE_FLAGS = header_flags("SEGUSE")
+_SS, _SEGUSE = ({n: v for v, n in fl} for fl in (SS_FLAGS, SEGUSE_FLAGS))
+SS_DIROP, SS_CONT, SS_CKP = _SS["DIROP"], _SS["CONT"], _SS["CKP"]
+SEGUSE_DIRTY = _SEGUSE["DIRTY"]
 
 DLFS_SIZE = 448
 DLFS_FIELDS = (                 # (name, struct format), in header order

@@ -4,7 +4,7 @@
  *
  * A program is a Linux one when its ELF file says so (linux_exec.c): a
  * "GNU" ABI-tag note naming the Linux OS, or the GNU/Linux OSABI byte.
- * exec gives its process p_emul = EMUL_LINUX and a Linux initial stack
+ * exec gives its process emul_linux (kern/emul.h) and a Linux initial stack
  * (argc, argv, envp and the auxiliary vector glibc reads); the system
  * call trap then goes to linux_syscall() (linux_syscall.c), which takes
  * the arguments from the registers as Linux does, runs the call through
@@ -27,10 +27,6 @@ struct proc;
 struct trapframe;
 struct vnode;
 struct stat;
-
-/* p_emul: which system-call table a process uses */
-#define EMUL_NATIVE	0
-#define EMUL_LINUX	1
 
 /* ELF identification */
 #define LINUX_ELFOSABI		3	/* EI_OSABI of GNU/Linux */
@@ -56,16 +52,9 @@ struct stat;
 #define LINUX_AT_SECURE		23
 #define LINUX_AT_RANDOM		25
 #define LINUX_AT_EXECFN		31
-#define LINUX_AUXV_WORDS	(2 * 16)	/* room for the vector */
 #define LINUX_RANDOM_BYTES	16		/* AT_RANDOM's data */
 
 /* The program image facts the auxiliary vector needs. */
-struct linux_image {
-	u_int32_t entry;		/* e_entry */
-	u_int32_t phdr;			/* address of the program headers */
-	u_int32_t phnum;
-};
-
 /* Open flags (i386 Linux, octal as in <asm-generic/fcntl.h>) */
 #define LINUX_O_ACCMODE		00000003
 #define LINUX_O_CREAT		00000100
@@ -156,12 +145,11 @@ int	linux_note_is_linux(const unsigned char *notes, u_int32_t len);
 
 /* linux_exec.c */
 int	linux_elf_probe(struct vnode *vp, const void *ehdr);
-int	linux_auxv(const struct linux_image *, u_int32_t randomva,
+struct emul;
+struct execimage;
+extern const struct emul emul_linux;
+int	linux_auxv(const struct execimage *, u_int32_t randomva,
 	    u_int32_t execfnva, u_int32_t *auxv);
-void	linux_exec_reset(struct proc *);
-
-/* linux_misc.c */
-void	linux_random(void *, u_int32_t len);
 
 /* linux_syscall.c */
 void	linux_syscall(struct proc *, struct trapframe *);

@@ -17,6 +17,7 @@
 #include "kern/uio.h"
 #include "kern/exec_elf.h"
 #include "kern/i386/pmap.h"
+#include "kern/emul.h"
 #include "compat/linux/linux.h"
 
 #define MAXNOTES	1024		/* bytes of PT_NOTE read to decide */
@@ -70,7 +71,7 @@ hwcap(void)
  * stack.  Returns the number of words used (pairs, AT_NULL included).
  */
 int
-linux_auxv(const struct linux_image *img, u_int32_t randomva,
+linux_auxv(const struct execimage *img, u_int32_t randomva,
     u_int32_t execfnva, u_int32_t *a)
 {
 	struct proc *p = curproc;
@@ -95,14 +96,18 @@ linux_auxv(const struct linux_image *img, u_int32_t randomva,
 	AUX(LINUX_AT_EXECFN, execfnva);
 	AUX(LINUX_AT_NULL, 0);
 #undef AUX
-	KASSERT(n <= LINUX_AUXV_WORDS + 2);
+	KASSERT(n <= EXEC_AUXMAX);
 	return n;
 }
 
-/* A new image, Linux or not: no TLS segment, an empty mmap area. */
-void
-linux_exec_reset(struct proc *p)
+/* A new Linux image: an empty mmap area (exec has cleared the TLS). */
+static void
+linux_exec(struct proc *p)
 {
-	p->p_tls[0] = p->p_tls[1] = 0;
 	p->p_mmaplow = USRSTACK - MAXSSIZ;
 }
+
+const struct emul emul_linux = {
+	"Linux", linux_elf_probe, linux_syscall, LINUX_RANDOM_BYTES,
+	linux_auxv, linux_exec,
+};

@@ -27,6 +27,7 @@
 #include "kern/i386/machdep.h"
 #include "kern/i386/asm.h"
 #include "kern/i386/cpu.h"
+#include "kern/emul.h"
 #include "compat/linux/linux.h"
 #include "compat/linux/linux_syscall.h"
 #include <sys/syscall.h>
@@ -168,29 +169,6 @@ linux_sys_ugetrlimit(struct proc *p, const u_int32_t *args, int *rval)
 	return copyout(lim, PTR(1), sizeof(lim));
 }
 
-/*
- * Bytes for AT_RANDOM and getrandom: xorshift64* stirred with the
- * microsecond clock on each call.  Unpredictable enough for glibc's
- * stack guard and malloc's tcache keys; not for cryptography.
- */
-void
-linux_random(void *buf, u_int32_t len)
-{
-	static u_int64_t s = 0x9e3779b97f4a7c15ULL;
-	u_int8_t *b = buf;
-	u_int64_t x;
-
-	s ^= uptime_us();
-	while (len > 0) {
-		s ^= s >> 12;
-		s ^= s << 25;
-		s ^= s >> 27;
-		x = s * 0x2545f4914f6cdd1dULL;
-		for (int i = 0; i < 8 && len > 0; i++, len--)
-			*b++ = x >> (8 * i);
-	}
-}
-
 int
 linux_sys_getrandom(struct proc *p, const u_int32_t *args, int *rval)
 {
@@ -201,7 +179,7 @@ linux_sys_getrandom(struct proc *p, const u_int32_t *args, int *rval)
 	(void)p;
 	for (done = 0; done < args[1]; done += n) {
 		n = MIN(sizeof(chunk), args[1] - done);
-		linux_random(chunk, n);
+		read_random(chunk, n);
 		if ((error = copyout(chunk, (char *)PTR(0) + done, n)) != 0)
 			return error;
 	}

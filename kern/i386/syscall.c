@@ -13,8 +13,8 @@
  * errno value.  64-bit arguments (off_t) occupy two stack words, low first,
  * after the 4.4BSD pad word where 4.4BSD had one (lseek, truncate, ftruncate).
  *
- * A Linux program's process has a table and an ABI of its own
- * (compat/linux/linux_syscall.c).
+ * A process of another emulation (kern/emul.h) has a table and an ABI of
+ * its own: the trap goes to its dispatcher.
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -22,7 +22,7 @@
 #include "kern/uio.h"
 #include "kern/i386/cpu.h"
 #include "kern/i386/machdep.h"
-#include "compat/linux/linux.h"
+#include "kern/emul.h"
 
 #define MAXARGS	8		/* kern/makesyscalls.py holds every call to it */
 
@@ -30,15 +30,19 @@ void
 syscall(struct trapframe *tf)
 {
 	struct proc *p = curproc;
+
+	p->p_tf = tf;
+	p->p_emul->e_syscall(p, tf);
+}
+
+/* emul_native's dispatcher: this kernel's own calls, as above. */
+void
+syscall_native(struct proc *p, struct trapframe *tf)
+{
 	const struct sysent *callp;
 	u_int32_t args[MAXARGS];
 	int code = tf->tf_eax, error, rval[2];
 
-	p->p_tf = tf;
-	if (p->p_emul == EMUL_LINUX) {
-		linux_syscall(p, tf);
-		return;
-	}
 	if (code < 0 || code >= nsysent || sysent[code].sy_call == NULL)
 		error = ENOSYS;
 	else {

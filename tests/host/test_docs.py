@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import fnmatch
 import re
+import subprocess
 
 from tests.guest import TOP
 
-KERNEL_DIRS = ("kern", "ufs", "ffs", "lfs", "compat")
+KERNEL_DIRS = ("kern", "ufs", "ffs", "lfs", "compat", "conf")
 
 
 def concept_table() -> str:
@@ -61,3 +62,11 @@ def test_the_table_names_only_files_that_exist():
             if "*" not in n and not (TOP / n).exists()]
     assert not gone, "README's concept table names files that are gone: " + \
         ", ".join(gone)
+
+
+def test_kern_and_ufs_see_only_their_layers():
+    """make layers: kern/ compiles against kern/ and sys/ alone, ufs/ with
+    ufs/ added (README, "Where things are")."""
+    r = subprocess.run(["make", "-s", "layers"], cwd=TOP, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "kern/ sees only kern sys" in r.stdout

@@ -319,3 +319,15 @@ def test_garbage_never_crashes_or_hangs(bindir, tmp_path):
         for args in ((), ("-a",), ("-i", rng.randrange(400))):
             p = run(bindir, "dumplfs", *args, img, expect=None)
             assert p.returncode in (0, 1), p.stderr
+
+
+def test_the_flag_names_have_one_source():
+    """sys/ufs/lfs.h defines the summary and segment-usage flags; the
+    Python reader takes them from it, and dumplfs names every one."""
+    assert [n for _, n in lfsdisk.SS_FLAGS] == ["DIROP", "CONT", "CLEAN", "CKP", "TXN",
+                                                "DATAONLY"]
+    assert [n for _, n in lfsdisk.SEGUSE_FLAGS] == ["ACTIVE", "DIRTY", "SUPERBLOCK",
+                                                    "CLEANING"]
+    log = (Path(__file__).resolve().parents[2] / "usr.sbin/dumplfs/log.c").read_text()
+    for _, name in lfsdisk.SS_FLAGS:
+        assert f'{{ SS_{name}, "{name}" }}' in log, f"dumplfs does not name SS_{name}"
