@@ -33,7 +33,9 @@ COMMON	:= -m32 -march=i686 -O2 -g -Wall -Wmissing-prototypes \
 	   -ffreestanding -fno-pic -fno-pie -fno-stack-protector -fno-builtin \
 	   -fno-omit-frame-pointer -fno-asynchronous-unwind-tables -nostdinc \
 	   -isystem $(GCCINC) -MMD -MP
-KCFLAGS	:= $(COMMON) -I. -I$(GEN) -DKERNEL
+# The kernel also keeps -Wsign-compare quiet: a size compared with a
+# negative sentinel is a bug that hides well.
+KCFLAGS	:= $(COMMON) -Wsign-compare -I. -I$(GEN) -DKERNEL
 UCFLAGS	:= $(COMMON) -isystem lib/libc/include -I. -I$(GEN)
 HCFLAGS	:= -O2 -g -Wall -Wmissing-prototypes -iquote . -DHOSTBUILD
 

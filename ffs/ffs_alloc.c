@@ -517,7 +517,7 @@ ffs_nodealloccg(struct inode *ip, int cg, daddr_t ipref, int mode)
 		return 0;
 	}
 	/* Inodes 0 and 1 are never handed out (WINO, the LFS ifile's). */
-#define FREEINO(i) (isclr(cg_inosused(cgp), (i)) && (cg > 0 || (i) >= ROOTINO))
+#define FREEINO(i) (isclr(cg_inosused(cgp), (i)) && (cg > 0 || (u_int32_t)(i) >= ROOTINO))
 	if (ipref) {
 		ipref %= fs->fs_ipg;
 		if (FREEINO(ipref))

@@ -65,5 +65,5 @@ struct cdevsw cdevsw[] = {
 struct bdevsw bdevsw[] = {
 	[SD_BMAJOR] = { "sd", sdopen, sdclose, sdstrategy, sdioctl, sdpsize },
 };
-int ncdev = nitems(cdevsw);
-int nbdev = nitems(bdevsw);
+const u_int ncdev = nitems(cdevsw);
+const u_int nbdev = nitems(bdevsw);

@@ -44,7 +44,7 @@ struct cdevsw {
 
 extern struct bdevsw bdevsw[];
 extern struct cdevsw cdevsw[];
-extern int nbdev, ncdev;
+extern const u_int nbdev, ncdev;
 
 int	enodev(void);
 int	nullop(void);

@@ -274,7 +274,7 @@ sys_diskstats(struct proc *p, struct diskstats_args *uap, int *retval)
 	struct disk *dk;
 
 	for (dk = disks; dk != NULL; dk = dk->dk_next)
-		if (dk->dk_stats->ds_unit == uap->unit)
+		if ((int)dk->dk_stats->ds_unit == uap->unit)
 			return disk_stats(dk, uap->buf, uap->reset);
 	return ENXIO;
 }

@@ -105,7 +105,7 @@ lfs_extendifile(struct lfs *fs)
 	error = lfs_balloc(ip, lbn, d->dlfs_bsize, NULL, B_CLRBUF, &bp);
 	if (error)
 		return error;
-	if (ip->i_size >> d->dlfs_bshift != lbn) {
+	if ((daddr_t)(ip->i_size >> d->dlfs_bshift) != lbn) {
 		brelse(bp);	/* another allocation grew it while we slept */
 		return 0;
 	}

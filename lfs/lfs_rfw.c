@@ -115,7 +115,7 @@ lfs_rfw_valid(struct lfs *fs, u_int32_t daddr, u_int64_t serial,
 	first = daddr + 1 + ss->ss_nblocks - ss->ss_ninos;
 	for (b = daddr + 1; b < daddr + 1 + ss->ss_nblocks; b += n) {
 		n = MIN(daddr + 1 + ss->ss_nblocks - b,
-		    MAXPHYS >> d->dlfs_bshift);
+		    (u_int32_t)MAXPHYS >> d->dlfs_bshift);
 		if (lfs_rfw_read(fs, b, n, &bp) != 0)
 			return 0;
 		crc = lfs_crc32(crc, bp->b_data, n * d->dlfs_bsize);

@@ -183,7 +183,7 @@ lfs_mapinodes(struct lfs *fs, struct segment *sp, u_int32_t iaddr)
 			}
 			old = ifp->if_daddr;
 			if (old == LFS_UNUSED_DADDR ||
-			    ifp->if_version != dp->di_gen) {
+			    ifp->if_version != (u_int32_t)dp->di_gen) {
 				lfs_ifput(fs, &r, 0);	/* freed meanwhile */
 				lfs_seguse_add(fs, iaddr, -dsize);
 				continue;
@@ -640,10 +640,11 @@ lfs_dataonly(struct lfs *fs, struct segment *sp, struct vnode *vp)
 
 	if (!(sp->sg_flags & SEGM_DATAONLY) || sp->sg_dirop || sp->sg_ifile ||
 	    vp->v_type != VREG || (vp->v_flag & (VDIROP | VSYSTEM)) ||
-	    ip->i_nlink <= 0 || ip->i_dsize < 0 || ip->i_size < ip->i_dsize)
+	    ip->i_nlink <= 0 || ip->i_dsize < 0 ||
+	    ip->i_size < (u_int64_t)ip->i_dsize)
 		return 0;
 	last = ip->i_size == 0 ? 0 : (ip->i_size - 1) >> fs->lfs_dlfs.dlfs_bshift;
-	if (ip->i_size > ip->i_dsize && lfs_takeable(vp, last) == NULL)
+	if (ip->i_size > (u_int64_t)ip->i_dsize && lfs_takeable(vp, last) == NULL)
 		return 0;
 	s = splbio();
 	LIST_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs)

@@ -219,7 +219,7 @@ lfs_sscheck(const struct dlfs *fs, const void *summary)
 	}
 	if (nblocks + ss->ss_ninos != ss->ss_nblocks)
 		return "block count disagrees with the FINFOs";
-	if (1 + ss->ss_nblocks > fs->dlfs_ssize ||
+	if (1u + ss->ss_nblocks > fs->dlfs_ssize ||
 	    ss->ss_next >= fs->dlfs_size)
 		return "bad size or next segment";
 	return NULL;

@@ -701,6 +701,7 @@ txn_commit(struct txn *t)
 	struct txn_lock *l;
 	int n = 0, max = 0, i, deadline, error;
 	int64_t now;
+	u_int64_t took;
 
 	if (t->t_ndirty == 0) {
 		txn_unlockall(t);
@@ -756,9 +757,10 @@ txn_commit(struct txn *t)
 		txn_unlockall(g);
 		txn_stats.commits++;
 		txn_stats.group_txns++;
-		txn_stats.commit_us += now - g->t_commitstart;
-		if (now - g->t_commitstart > txn_stats.commit_us_max)
-			txn_stats.commit_us_max = now - g->t_commitstart;
+		took = now - g->t_commitstart;
+		txn_stats.commit_us += took;
+		if (took > txn_stats.commit_us_max)
+			txn_stats.commit_us_max = took;
 	}
 	fs->lfs_txnleader = NULL;
 	wakeup(&fs->lfs_txnq);
@@ -792,7 +794,7 @@ txn_truncate(struct vnode *vp, off_t length, struct ucred *cred)
 	fs = txn_callbegin(t);
 	if ((error = txn_lock_size(t, vp, TXN_WAIT)) == 0) {
 		last = ip->i_size == 0 ? -1 :
-		    (ip->i_size - 1) >> ip->i_ump->um_bshift;
+		    (daddr_t)((ip->i_size - 1) >> ip->i_ump->um_bshift);
 		for (lbn = length >> ip->i_ump->um_bshift;
 		    lbn <= last && error == 0; lbn++)
 			error = txn_lock(t, vp, lbn, TXN_EXCL, TXN_WAIT, NULL);

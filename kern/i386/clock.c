@@ -21,7 +21,7 @@ int hz = 100;
 volatile u_int32_t ticks;
 static u_int32_t pit_reload;
 static time_t boottime;			/* seconds since 1970 at boot */
-static u_int32_t slice;
+static int slice;
 
 static int
 bcd(int v)
