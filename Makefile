@@ -308,6 +308,20 @@ bench: all
 report:
 	$(PY) -m bench.report
 
+# The course (labs/README.md): a lab's student tree, its grade, and the
+# check that every lab fails stripped and passes whole.
+LAB ?=
+labs:
+	@$(PY) -m labs.lab list
+lab:
+	@test -n "$(LAB)" || { echo "make lab LAB=name (make labs lists them)"; exit 2; }
+	$(PY) -m labs.lab strip $(LAB) $(if $(LABDIR),--out $(LABDIR))
+grade:
+	@test -n "$(LAB)" || { echo "make grade LAB=name (make labs lists them)"; exit 2; }
+	$(PY) -m labs.lab grade $(LAB) --tree .
+labcheck:
+	$(PY) -m labs.lab check
+
 # The layers point one way (README, "Layers"): kern/ compiles seeing only
 # itself and sys/, ufs/ only kern/, sys/ and itself; each file compiled
 # against a tree of just those directories.
@@ -329,5 +343,5 @@ clean:
 	rm -rf $(B) .gdbinit
 
 .PHONY: all deps kernel userland hosttools images qemu qemu-gdb gdb crashimage \
-	test crashtest stress bench report layers clean
+	test crashtest stress bench report layers labs lab grade labcheck clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -53,6 +53,7 @@ lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn)
 int
 lfs_above(int stop)
 {
+	/* LAB(thresholds) begin */
 	long startb, stopb;
 	int startn, stopn;
 
@@ -60,6 +61,9 @@ lfs_above(int stop)
 	if (stop == LFS_STOPACCESS)
 		return locked_queue_count > stopn || locked_queue_bytes > stopb;
 	return locked_queue_count > startn || locked_queue_bytes > startb;
+	/* LAB(thresholds) end, stub:
+	 *	return locked_queue_count > 16;
+	 */
 }
 
 /* A dirty buffer of an LFS vnode: onto the LOCKED queue (thesis 6.5.2). */
@@ -115,6 +119,7 @@ lfs_discard(struct lfs *fs, struct buf *bp)
 void
 lfs_check(struct vnode *vp)
 {
+	/* LAB(thresholds) begin */
 	struct lfs *fs = VFSTOLFS(vp->v_mount);
 	int tries;
 
@@ -130,6 +135,10 @@ lfs_check(struct vnode *vp)
 		else if (!lockheld(&fs->lfs_seglock))
 			tsleep(&locked_queue_count, 0, "lfsstop", hz);
 	}
+	/* LAB(thresholds) end, stub:
+	 *	if (lfs_above(LFS_STARTWRITE))
+	 *		lfs_segwrite(vp->v_mount, 0);
+	 */
 }
 
 /*

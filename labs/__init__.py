@@ -1,0 +1,1 @@
+"""The course: labs/NAME/ (handout and manifest), labs/lab.py (strip, grade, check)."""
