@@ -128,8 +128,9 @@ kernel: $(B)/kernel
 
 # ---------------------------------------------------------------- userland
 LIBC_SRCS := $(shell find lib/libc -path lib/libc/include -prune -o \( -name '*.c' -o -name '*.S' \) -print 2>/dev/null)
+# printf's engine is the kernel's too (kern/subr_format.c).
 LIBC_OBJS := $(patsubst %,$(B)/u/%.o,$(basename $(LIBC_SRCS))) \
-	     $(B)/u/gen/lib/libc/sys/syscalls.o
+	     $(B)/u/kern/subr_format.o $(B)/u/gen/lib/libc/sys/syscalls.o
 
 $(B)/u/%.o: %.c | $(SYSGEN)
 	@mkdir -p $(@D)

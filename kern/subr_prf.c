@@ -1,139 +1,42 @@
 /*
- * Kernel printf and panic.  One formatter (kvprintf) serves printf to the
- * console and snprintf to a buffer.  Formats: %d %i %u %x %X %o %c %s %p
- * %%, with flags '-', '0', widths, and the 'l' and 'll' size modifiers.
+ * Kernel printf and panic.  The formatter is libc's (kern/subr_format.c,
+ * compiled into both): printf hands it the console, snprintf a buffer,
+ * and a kernel format means what it means in a program.
  */
 #include "kern/systm.h"
 #include "kern/i386/cpu.h"
 
-struct outbuf {
-	char	*buf;		/* NULL: console */
+/* The console: every byte to cnputc. */
+static void
+conput(void *arg, const char *s, size_t n)
+{
+	while (n-- > 0)
+		cnputc(*s++);
+}
+
+/* A buffer: what fits, the count of what would have. */
+struct strsink {
+	char	*buf;
 	size_t	 size;
 	size_t	 len;
 };
 
 static void
-kputc(struct outbuf *ob, int c)
+strput(void *arg, const char *s, size_t n)
 {
-	if (ob->buf == NULL)
-		cnputc(c);
-	else if (ob->len + 1 < ob->size)
-		ob->buf[ob->len] = c;
-	ob->len++;
-}
+	struct strsink *ss = arg;
 
-static void
-kputnum(struct outbuf *ob, u_int64_t v, int base, int upper, int neg,
-    int width, int zero, int left)
-{
-	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
-	char tmp[24];
-	int n = 0, pad;
-
-	do {
-		tmp[n++] = digits[v % base];
-		v /= base;
-	} while (v != 0);
-	if (neg)
-		tmp[n++] = '-';
-	pad = width - n;
-	if (!left && zero && neg) {
-		kputc(ob, '-');
-		n--;
-	}
-	while (!left && pad-- > 0)
-		kputc(ob, zero ? '0' : ' ');
-	while (n > 0)
-		kputc(ob, tmp[--n]);
-	while (left && pad-- > 0)
-		kputc(ob, ' ');
-}
-
-static void
-kvprintf(struct outbuf *ob, const char *fmt, va_list ap)
-{
-	for (; *fmt; fmt++) {
-		int width = 0, zero = 0, left = 0, lng = 0;
-		u_int64_t u;
-		int64_t s;
-		const char *str;
-		int len;
-
-		if (*fmt != '%') {
-			kputc(ob, *fmt);
-			continue;
-		}
-		fmt++;
-		for (;; fmt++) {
-			if (*fmt == '-')
-				left = 1;
-			else if (*fmt == '0')
-				zero = 1;
-			else
-				break;
-		}
-		while (*fmt >= '0' && *fmt <= '9')
-			width = width * 10 + *fmt++ - '0';
-		while (*fmt == 'l') {
-			lng++;
-			fmt++;
-		}
-		switch (*fmt) {
-		case 'd':
-		case 'i':
-			s = lng >= 2 ? va_arg(ap, int64_t) : va_arg(ap, long);
-			kputnum(ob, s < 0 ? -s : s, 10, 0, s < 0, width, zero,
-			    left);
-			break;
-		case 'u':
-		case 'x':
-		case 'X':
-		case 'o':
-			u = lng >= 2 ? va_arg(ap, u_int64_t) :
-			    va_arg(ap, unsigned long);
-			kputnum(ob, u, *fmt == 'u' ? 10 : *fmt == 'o' ? 8 : 16,
-			    *fmt == 'X', 0, width, zero, left);
-			break;
-		case 'p':
-			kputc(ob, '0');
-			kputc(ob, 'x');
-			kputnum(ob, (u_int32_t)va_arg(ap, void *), 16, 0, 0,
-			    8, 1, 0);
-			break;
-		case 'c':
-			kputc(ob, va_arg(ap, int));
-			break;
-		case 's':
-			str = va_arg(ap, const char *);
-			if (str == NULL)
-				str = "(null)";
-			len = strlen(str);
-			while (!left && width-- > len)
-				kputc(ob, ' ');
-			while (*str)
-				kputc(ob, *str++);
-			while (left && width-- > len)
-				kputc(ob, ' ');
-			break;
-		case '%':
-			kputc(ob, '%');
-			break;
-		case '\0':
-			return;
-		default:
-			kputc(ob, '%');
-			kputc(ob, *fmt);
-		}
-	}
+	for (; n > 0; n--, s++, ss->len++)
+		if (ss->len + 1 < ss->size)
+			ss->buf[ss->len] = *s;
 }
 
 void
 vprintf(const char *fmt, va_list ap)
 {
-	struct outbuf ob = { NULL, 0, 0 };
 	int s = splhigh();
 
-	kvprintf(&ob, fmt, ap);
+	__format(conput, NULL, fmt, ap);
 	splx(s);
 }
 
@@ -150,12 +53,12 @@ printf(const char *fmt, ...)
 int
 vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 {
-	struct outbuf ob = { buf, size, 0 };
+	struct strsink ss = { buf, size, 0 };
 
-	kvprintf(&ob, fmt, ap);
+	__format(strput, &ss, fmt, ap);
 	if (size > 0)
-		buf[ob.len < size ? ob.len : size - 1] = '\0';
-	return ob.len;
+		buf[ss.len < size ? ss.len : size - 1] = '\0';
+	return ss.len;
 }
 
 int
@@ -185,7 +88,7 @@ backtrace(u_int32_t ebp)
 		u_int32_t ret = frame[1], off;
 		const char *name = ksym_lookup(ret, &off);
 
-		printf("  %p %s+0x%x\n", (void *)ret, name ? name : "?", off);
+		printf("  0x%08x %s+0x%x\n", ret, name ? name : "?", off);
 		ebp = frame[0];
 	}
 }

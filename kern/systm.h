@@ -32,6 +32,8 @@ void	vprintf(const char *, va_list);
 int	snprintf(char *, size_t, const char *, ...)
 	    __attribute__((format(printf, 3, 4)));
 int	vsnprintf(char *, size_t, const char *, va_list);
+int	__format(void (*put)(void *, const char *, size_t), void *arg,
+	    const char *, va_list);	/* kern/subr_format.c */
 void	panic(const char *, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void	backtrace(u_int32_t ebp);
 const char *ksym_lookup(u_int32_t addr, u_int32_t *off);

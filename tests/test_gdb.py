@@ -61,3 +61,32 @@ def test_kernel_fault_panics_with_frame_and_backtrace(guests):
     assert "namei+0x" in log          # the caller, by name
     assert "panic: kernel mode trap 14" in log
     g.expect(pexpect.EOF)             # powered off
+
+
+def test_the_kernels_printf_formats_as_libcs(guests):
+    """The kernel's snprintf, called from GDB at a breakpoint, formats as
+    libc's printf does (one engine, kern/subr_format.c): precision and
+    width from arguments (%.*s, %*d), flags, sizes; a conversion it does
+    not know is printed loudly."""
+    port = free_port()
+    g = guests.boot(gdb_port=port)
+    fmt = "[%.*s|%*d|%-4u|%+d|%05x|%llu|%hhd|%#o|%y]"
+    gdb = pexpect.spawn("gdb", [
+        "-batch", "-nx",
+        "-ex", f"file {BUILD / 'kernel'}",
+        "-ex", f"target remote 127.0.0.1:{port}",
+        "-ex", "break ufs_mkdir",
+        "-ex", "continue",
+        "-ex", "set var $m = (char *)malloc(512, 0x100)",
+        "-ex", f'set var {{char[{len(fmt) + 1}]}}$m = "{fmt}"',
+        "-ex", 'set var {char[7]}($m + 128) = "abcdef"',
+        "-ex", "set var $n = (int)snprintf($m + 256, 200, $m, 3, $m + 128, 4, 42, 7, 5, "
+               "0xbeef, 12345678901LL, 300, 8)",
+        "-ex", "printf \"out=<%s> n=%d\\n\", $m + 256, $n",
+        "-ex", "delete",
+        "-ex", "detach"], encoding="utf-8", timeout=120)
+    gdb.expect("Breakpoint 1 at")
+    g.send("mkdir /tmp/fromgdb\n")
+    gdb.expect(pexpect.EOF)
+    want = "[abc|  42|7   |+5|0beef|12345678901|44|010|%!y]"
+    assert f"out=<{want}> n={len(want)}" in gdb.before, gdb.before

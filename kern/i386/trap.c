@@ -38,16 +38,16 @@ dumpframe(struct trapframe *tf)
 	const char *name;
 	u_int32_t off;
 
-	printf("trap %u (%s), error 0x%x, cr2 %p\n", tf->tf_trapno,
+	printf("trap %u (%s), error 0x%x, cr2 0x%08x\n", tf->tf_trapno,
 	    tf->tf_trapno < nitems(trapnames) ? trapnames[tf->tf_trapno] : "?",
-	    tf->tf_err, (void *)rcr2());
+	    tf->tf_err, rcr2());
 	name = ksym_lookup(tf->tf_eip, &off);
-	printf("eip %p <%s+0x%x> cs 0x%x eflags 0x%x\n", (void *)tf->tf_eip,
+	printf("eip 0x%08x <%s+0x%x> cs 0x%x eflags 0x%x\n", tf->tf_eip,
 	    name ? name : "?", off, tf->tf_cs, tf->tf_eflags);
-	printf("eax %p ebx %p ecx %p edx %p\n", (void *)tf->tf_eax,
-	    (void *)tf->tf_ebx, (void *)tf->tf_ecx, (void *)tf->tf_edx);
-	printf("esi %p edi %p ebp %p esp %p\n", (void *)tf->tf_esi,
-	    (void *)tf->tf_edi, (void *)tf->tf_ebp, (void *)&tf->tf_esp);
+	printf("eax 0x%08x ebx 0x%08x ecx 0x%08x edx 0x%08x\n", tf->tf_eax,
+	    tf->tf_ebx, tf->tf_ecx, tf->tf_edx);
+	printf("esi 0x%08x edi 0x%08x ebp 0x%08x esp 0x%08x\n", tf->tf_esi,
+	    tf->tf_edi, tf->tf_ebp, (u_int32_t)&tf->tf_esp);
 	if (curproc)
 		printf("process %d (%s)\n", curproc->p_pid, curproc->p_comm);
 }

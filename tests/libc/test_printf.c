@@ -82,7 +82,7 @@ strings(void)
 	T("a b 12", "%s %c %d", "a", 'b', 12);
 	T("0x1000", "%p", (void *)0x1000);
 	T("0x0", "%p", (void *)0);
-	T("[%y]", "[%y]");		/* unknown conversions are copied */
+	T("[%!y]", "[%y]");		/* unknown conversions said loudly */
 	T("tail%", "tail%");
 	T("abc", "%s%s%s", "a", "b", "c");
 }

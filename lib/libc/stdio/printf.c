@@ -1,5 +1,6 @@
 /*
- * The printf family: each sets up a sink for __format (format.c).
+ * The printf family: each sets up a sink for __format (kern/subr_format.c,
+ * the kernel's printf engine too).
  *	stream:	fwrite into the stream's buffer; an unbuffered stream
  *		(stderr) collects the output in a local buffer first so
  *		that one message is one write(2).

@@ -1,16 +1,23 @@
 /*
- * The printf engine, shared by every member of the family: it parses the
- * format and hands the output, piece by piece, to a sink function (a
- * stream, a string, a file descriptor).
+ * The printf engine, one for the kernel (kern/subr_prf.c: the console and
+ * snprintf) and for libc (lib/libc/stdio/printf.c: streams, strings,
+ * descriptors), compiled into each: it parses the format and hands the
+ * output, piece by piece, to a sink function.
  *
  * Conversions: d i u o x X c s p % n.  Flags: - 0 + space #.  Width and
  * precision, either may be *.  Sizes: hh h l ll q z j t.  There is no
- * floating point; %e %f %g and unknown conversions are copied through.
+ * floating point: %e %f %g and any other conversion it does not know are
+ * printed loudly, as "%!f", so a mistake shows instead of shifting the
+ * arguments that follow.
  */
 #include <stdarg.h>
+#ifdef KERNEL
+#include "kern/systm.h"
+#else
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#endif
 
 #define LADJ	0x01	/* - */
 #define ZEROPAD	0x02	/* 0 */
@@ -85,7 +92,8 @@ number(struct sink *sk, unsigned long long v, int neg, int base, int upper,
     int width, int prec, int flags)
 {
 	const char *digits;
-	char buf[24], prefix[3], *p;
+	char buf[24], *p;
+	const char *prefix;
 	int len, zeros;
 
 	digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
@@ -110,15 +118,15 @@ number(struct sink *sk, unsigned long long v, int neg, int base, int upper,
 		flags &= ~ZEROPAD;	/* a precision overrides the 0 flag */
 	zeros = prec > len ? prec - len : 0;
 
-	prefix[0] = '\0';
+	prefix = "";
 	if (neg)
-		strcpy(prefix, "-");
+		prefix = "-";
 	else if (flags & PLUS)
-		strcpy(prefix, "+");
+		prefix = "+";
 	else if (flags & SPACE)
-		strcpy(prefix, " ");
+		prefix = " ";
 	else if ((flags & ALT) && base == 16 && (len > 0 || (flags & PTR)))
-		strcpy(prefix, upper ? "0X" : "0x");
+		prefix = upper ? "0X" : "0x";
 	else if ((flags & ALT) && base == 8 && zeros == 0)
 		zeros = 1;
 	field(sk, prefix, zeros, p, len, width, flags);
@@ -250,12 +258,8 @@ __format(void (*put)(void *, const char *, size_t), void *arg,
 		case 's':
 			if ((s = va_arg(ap, const char *)) == NULL)
 				s = "(null)";
-			if (prec >= 0) {
-				const char *e = memchr(s, '\0', prec);
-
-				len = e != NULL ? e - s : prec;
-			} else
-				len = strlen(s);
+			for (len = 0; (prec < 0 || len < prec) && s[len]; len++)
+				continue;
 			field(&sk, "", 0, s, len, width, flags & ~ZEROPAD);
 			break;
 		case 'n':
@@ -268,7 +272,8 @@ __format(void (*put)(void *, const char *, size_t), void *arg,
 			emit(&sk, start, fmt - 1 - start);
 			return sk.count;
 		default:
-			emit(&sk, start, fmt - start);
+			emit(&sk, "%!", 2);
+			emit(&sk, &c, 1);
 			break;
 		}
 	}
