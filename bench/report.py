@@ -188,8 +188,6 @@ WANTED = (
     "the cleaner's cost curve: TPS and write cost against disk fullness from 60% to 90%, "
     "greedy against cost-benefit (the thesis only contrasts 70% and 80%; tpcb's LFS-B1M "
     "is one point of it).",
-    "recovery beside fsck: recovery.py times LFS's roll-forward; fsck_ffs on the same "
-    "amount of data is not measured.",
 )
 
 

@@ -69,7 +69,8 @@ def small_files_json(out: Path) -> None:
 
 def recovery_json(out: Path) -> None:
     rows = {kb: (kb // 256, kb // 10, 1.0 + kb / 1e4) for kb in recovery.AMOUNTS_KB}
-    write_json(args(out), "recovery", recovery.json_tables(rows), mem=64, runs=1)
+    fsck = {kb: 2.0 for kb in recovery.AMOUNTS_KB}
+    write_json(args(out), "recovery", recovery.json_tables(rows, fsck), mem=64, runs=1)
 
 
 def phase(real: float) -> andrew.Phase:
