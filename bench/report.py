@@ -185,9 +185,6 @@ WANTED = (
     "the chapter-5 configuration: chapter 5's numbers on chapter 5's machine (the RZ55 "
     "profile, 32 MB, the disk 70% full).  `make bench DISK=rz55` runs the drivers on "
     "the RZ55, whose mechanism is inferred (qemu/DRIVE.md), with chapter 7's settings.",
-    "the cleaner's cost curve: TPS and write cost against disk fullness from 60% to 90%, "
-    "greedy against cost-benefit (the thesis only contrasts 70% and 80%; tpcb's LFS-B1M "
-    "is one point of it).",
 )
 
 

@@ -225,9 +225,13 @@ def scan(g: Guest, mount: str, timeout: float) -> float:
     return int(m.group(3)) / 1e6
 
 
-def measure(g: Guest, name: str, args: argparse.Namespace, log) -> Result:
+def measure(g: Guest, name: str, args: argparse.Namespace, log,
+            sectors: int | None = None) -> Result:
+    """One configuration on a fresh file system; sectors: the partition
+    (default: "80% full", or room for every transaction without a cleaner)."""
     t0 = time.monotonic()
-    sectors = args.scale * PART_PER_TPS
+    if sectors is None:
+        sectors = args.scale * PART_PER_TPS
     if name in ("LFS", "LFS-K"):
         total = WARMUP_TXNS + args.runs * args.txns + args.scan_txns
         sectors = min(sectors + total * LFS_SECTORS_PER_TXN, DISK_SECTORS)
