@@ -19,6 +19,9 @@ import argparse
 import contextlib
 import os
 import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 from typing import Iterator, Optional
 
@@ -89,6 +92,41 @@ def disk_servers(sd0: Path, sd1: Path, rootprofile: str, profile: str,
             s.stop()
 
 
+KVM_PROBE_SECONDS = 15     # TCG prints the banner in under a second
+BANNER = b"4.4BSD-LFS"      # the kernel's first line (kern/kern_version.c)
+
+
+def kvm_unusable(kernel: Path, seconds: float = KVM_PROBE_SECONDS) -> Optional[str]:
+    """Why KVM cannot run the kernel on this host, or None if it can: the
+    kernel must print its banner on a serial file within seconds.
+    Some hosts offer /dev/kvm and never get through the BIOS (nested
+    virtualization without real-mode support): better said than a silent
+    console and a spinning QEMU."""
+    if not os.path.exists("/dev/kvm"):
+        return "this host has no /dev/kvm (KVM is not loaded, or this is a VM without it)"
+    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        return "/dev/kvm is not readable and writable by you (the kvm group?)"
+    with tempfile.TemporaryDirectory(prefix="kvmprobe-") as tmp:
+        out = Path(tmp) / "console"
+        cmd = qemu_command(kernel, [], 32, "", "kvm", serial=f"file:{out}")
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        try:
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                if out.exists() and BANNER in out.read_bytes():
+                    return None
+                if p.poll() is not None:
+                    err = p.stderr.read().decode(errors="replace").strip()
+                    return f"qemu-system-i386 -accel kvm failed: {err}"
+                time.sleep(0.1)
+        finally:
+            p.kill()
+            p.wait()
+    return (f"KVM did not bring the kernel up within {seconds:g} s on this "
+            "host (QEMU under KVM never got past the BIOS: nested virtualization "
+            "without real-mode support?)")
+
+
 def add_arguments(ap: argparse.ArgumentParser) -> None:
     """The options of python3 -m qemu boot (defaults from the Makefile's
     variables DISK, ROOTDISK, MEM, KARGS and ACCEL)."""
@@ -99,7 +137,8 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
                     choices=disk.profile_names(), help="sd0's drive model")
     ap.add_argument("--mem", type=int, default=int(os.environ.get("MEM") or 64))
     ap.add_argument("--kargs", default=os.environ.get("KARGS") or "")
-    ap.add_argument("--accel", default=os.environ.get("ACCEL") or "tcg")
+    ap.add_argument("--accel", default=os.environ.get("ACCEL") or "tcg",
+                    choices=("tcg", "kvm"))
     ap.add_argument("--kernel", type=Path, default=TOP / "build" / "kernel")
     ap.add_argument("--sd0", type=Path, default=TOP / "build" / "sd0.img")
     ap.add_argument("--sd1", type=Path, default=TOP / "build" / "sd1.img")
@@ -109,6 +148,10 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 
 def boot(args: argparse.Namespace) -> int:
     """Boot with the console on this terminal; QEMU's exit status."""
+    if args.accel == "kvm" and (why := kvm_unusable(args.kernel)) is not None:
+        print(f"ACCEL=kvm: {why}; boot with ACCEL=tcg (the default)",
+              file=sys.stderr)
+        return 2
     if args.sd1_from is not None:
         args.sd1 = TOP / "build" / "sd1-from.img"
         subprocess.run(["cp", "--sparse=always", str(args.sd1_from),
