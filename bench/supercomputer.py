@@ -216,7 +216,7 @@ class Config:
 
 def default_mb(app: App) -> float:
     """The thesis' data size scaled down, to the half MB, MIN_MB at least."""
-    return max(MIN_MB, round(2 * app.data_mb / SCALE) / 2)
+    return max(float(MIN_MB), round(2 * app.data_mb / SCALE) / 2)
 
 
 def config(args: argparse.Namespace) -> Config:
