@@ -17,8 +17,7 @@ from pathlib import Path
 import pytest
 
 from bench import (andrew, bigfile, cleaner, fs_bandwidth, raw_disk, recovery, report,
-                   small_files)
-from bench import tpcb, txn
+                   small_files, supercomputer, tpcb, txn)
 from bench.driver import cell, results_table, write_json
 from bench.report import fmt
 
@@ -151,8 +150,34 @@ def cleaner_json(out: Path) -> None:
                runs=2, plots={"cleaner.png": []})
 
 
+def supercomputer_json(out: Path) -> None:
+    sc = supercomputer
+    cfg = sc.config(args(out, apps="bvi,ccm,les,venus", thesis=False, size_mb=0, count=0,
+                         runs=2))
+    res = {}
+    for fs, speed in (("FFS", 1.0), ("EFS", 2.0), ("LFS", 2.5)):
+        for a in cfg.apps:
+            app = sc.APPS[a]
+            kinds = {"read": sc.Kind(10, 10 * app.rsize, int(1e6 / speed), 20_000),
+                     "write": sc.Kind(5, 5 * app.wsize, int(4e5 / speed), 10_000)}
+            io = dict.fromkeys(andrew.IOKEYS, 100.0)
+            r = sc.Result(create_s=10.0, create_fsync_s=1.0,
+                          runs=[sc.Run(kinds, 100_000, io)] * cfg.runs,
+                          io_before=dict.fromkeys(andrew.IOKEYS, 0.0),
+                          io_after=dict.fromkeys(andrew.IOKEYS, 5000.0))
+            if fs == "LFS":
+                r.lfs_before = {"cleaner_segs_empty": 0, "cleaner_segs_cleaned": 0,
+                                "cleaner_blocks_moved": 0, "blocks": 0, "blocks_moved": 0}
+                r.lfs_after = {"cleaner_segs_empty": 7, "cleaner_segs_cleaned": 2,
+                               "cleaner_blocks_moved": 150, "blocks": 2000,
+                               "blocks_moved": 150}
+            res[fs, a] = r
+    write_json(args(out, runs=2), "supercomputer", sc.json_tables(res, cfg), mem=16,
+               runs=2, plots={"supercomputer.png": ["table 7-11"]})
+
+
 WRITERS = (raw_disk_json, fs_bandwidth_json, small_files_json, recovery_json, andrew_json,
-           bigfile_json, txn_json, tpcb_json, cleaner_json)
+           bigfile_json, txn_json, tpcb_json, cleaner_json, supercomputer_json)
 
 
 @pytest.fixture
@@ -230,6 +255,20 @@ def test_ratios_are_ours_over_the_thesis(results, tmp_path):
     assert cells[2] == "134,300" and cells[3] == f"{even:,.0f}"
 
 
+def test_supercomputer_sizes_and_throughputs(results, tmp_path):
+    text = make_report(results, tmp_path)
+    t710 = section(text, "### Table 7-10: Supercomputer applications I/O characteristics "
+                   "(7.9)")
+    # bvi's W: 29,562 bytes from the formula, the thesis' "29.6 KB" as 29,600
+    assert row(t710, "BVI", "average write size")[2:4] == ["29,600", "29,562"]
+    t711 = section(text, "### Table 7-11: Performance of the supercomputer benchmark (7.9)")
+    cells = row(t711, "FFS", "read throughput")     # the first table: BVI
+    assert cells[2] == "206.02"
+    assert cells[3].startswith(f"{10 * supercomputer.APPS['bvi'].rsize / 1024:.2f} (")
+    cleaner = row(t711, "LFS", "empty segments' share of those cleaned")
+    assert cleaner[2] == "0.780" and cleaner[3] == "0.778"      # 28 of 36
+
+
 def test_the_shape_line_says_where_ours_differs(results, tmp_path):
     text = make_report(results, tmp_path)
     # Made-up LFS reads slower than FFS, as the thesis says: LFS/FFS < 1 both.
@@ -261,13 +300,16 @@ def test_what_is_missing_is_listed(results, tmp_path):
     text = make_report(results, tmp_path)
     missing = section(text, "## Not covered yet")
     for thesis_id in ("Table 7-4", "Table 7-5", "Table 7-6", "Table 7-7", "Table 7-8",
-                      "Table 7-10", "Table 7-11", "Figure 5-8", "Figure 5-9"):
+                      "Figure 5-8", "Figure 5-9"):
         assert f"- {thesis_id} (" in missing, thesis_id
     assert "RZ55" in missing
     # the cleaner's cost curve has a driver now: ours alone
     assert "cost curve" not in missing and "### `cleaner`" in section(text, "## Ours alone")
-    # figure 7-2 (fs_bandwidth's write and fsync phases) is covered now
+    # figure 7-2 (fs_bandwidth's write and fsync phases) is covered now, and the
+    # supercomputer benchmark's tables
     assert "- Figure 7-2 (" not in missing and "### Figure 7-2" in text
+    for thesis_id in ("Table 7-10", "Table 7-11"):
+        assert f"- {thesis_id} (" not in missing and f"### {thesis_id}" in text
 
 
 def test_a_driver_that_did_not_run_is_named(tmp_path):
