@@ -11,14 +11,25 @@
 #include <sys/ioctl.h>
 #include <sys/signal.h>
 
-struct tty constty = { .t_lflag = TTY_ECHO | TTY_ICANON };
-
 #define CTRL(c)	((c) & 0x1f)
+#define DISABLED 0xff		/* a control character turned off */
+
+struct tty constty = { .t_termios = {
+	.c_iflag = ICRNL, .c_oflag = OPOST | ONLCR, .c_cflag = CS8 | CREAD,
+	.c_lflag = ECHO | ECHOE | ECHOK | ISIG | ICANON | IEXTEN,
+	.c_cc = { [VEOF] = CTRL('D'), [VEOL] = DISABLED, [2] = DISABLED,
+	    [VERASE] = 0x7f, [VWERASE] = CTRL('W'), [VKILL] = CTRL('U'),
+	    [6] = DISABLED, [7] = DISABLED, [VINTR] = CTRL('C'),
+	    [VQUIT] = CTRL('\\'), [VSUSP] = CTRL('Z'), [11] = DISABLED,
+	    [12] = DISABLED, [13] = DISABLED, [14] = DISABLED,
+	    [15] = DISABLED, [VMIN] = 1, [VTIME] = 0, [18] = DISABLED,
+	    [19] = DISABLED },
+	.c_ispeed = 115200, .c_ospeed = 115200 } };
 
 static void
 ttyecho(struct tty *tp, int c)
 {
-	if (!(tp->t_lflag & TTY_ECHO))
+	if (!(tp->t_termios.c_lflag & ECHO))
 		return;
 	if (c < ' ' && c != '\n' && c != '\t') {
 		cnputc('^');
@@ -34,7 +45,7 @@ ttyrub(struct tty *tp)
 	if (tp->t_rawlen == 0)
 		return;
 	tp->t_rawlen--;
-	if (tp->t_lflag & TTY_ECHO) {
+	if (tp->t_termios.c_lflag & ECHO) {
 		cnputc('\b');
 		cnputc(' ');
 		cnputc('\b');
@@ -56,37 +67,71 @@ ttyline(struct tty *tp)
 	wakeup(tp);
 }
 
+/* The signal a character stands for under ISIG, or 0. */
+static int
+ttysig(const struct termios *t, int c)
+{
+	if (!(t->c_lflag & ISIG))
+		return 0;
+	if (c == t->c_cc[VINTR])
+		return SIGINT;
+	if (c == t->c_cc[VQUIT])
+		return SIGQUIT;
+	if (c == t->c_cc[VSUSP])
+		return SIGTSTP;
+	return 0;
+}
+
+/* ^W: rub out the spaces before the cursor, then the word before them. */
+static void
+ttywerase(struct tty *tp)
+{
+	while (tp->t_rawlen > 0 && (tp->t_rawq[tp->t_rawlen - 1] == ' ' ||
+	    tp->t_rawq[tp->t_rawlen - 1] == '\t'))
+		ttyrub(tp);
+	while (tp->t_rawlen > 0 && tp->t_rawq[tp->t_rawlen - 1] != ' ' &&
+	    tp->t_rawq[tp->t_rawlen - 1] != '\t')
+		ttyrub(tp);
+}
+
 /* One input character, from the interrupt handler. */
 void
 ttyinput(struct tty *tp, int c)
 {
+	const struct termios *t = &tp->t_termios;
+	int sig;
+
 	c &= 0x7f;
-	if (c == '\r')
+	if (c == '\r' && (t->c_iflag & ICRNL))
 		c = '\n';
-	if (c == CTRL('C') || c == CTRL('\\')) {
+	if ((sig = ttysig(t, c)) != 0) {
 		ttyecho(tp, c);
 		cnputc('\n');
 		tp->t_rawlen = 0;
 		if (tp->t_pgrp)
-			gsignal(tp->t_pgrp, c == CTRL('C') ? SIGINT : SIGQUIT);
+			gsignal(tp->t_pgrp, sig);
 		return;
 	}
-	if (!(tp->t_lflag & TTY_ICANON)) {
+	if (!(t->c_lflag & ICANON)) {
 		tp->t_rawq[tp->t_rawlen++] = c;
 		ttyecho(tp, c);
 		ttyline(tp);
 		return;
 	}
-	if (c == '\b' || c == 0x7f) {		/* erase */
+	if (c == t->c_cc[VERASE] || c == '\b') {
 		ttyrub(tp);
 		return;
 	}
-	if (c == CTRL('U')) {			/* kill the line */
+	if ((t->c_lflag & IEXTEN) && c == t->c_cc[VWERASE]) {
+		ttywerase(tp);
+		return;
+	}
+	if (c == t->c_cc[VKILL]) {		/* kill the line */
 		while (tp->t_rawlen > 0)
 			ttyrub(tp);
 		return;
 	}
-	if (c == CTRL('D')) {			/* end of file */
+	if (c == t->c_cc[VEOF]) {		/* end of file */
 		if (tp->t_rawlen == 0)
 			tp->t_eofs++;
 		ttyline(tp);
@@ -100,6 +145,27 @@ ttyinput(struct tty *tp, int c)
 	ttyecho(tp, c);
 	if (c == '\n')
 		ttyline(tp);
+}
+
+/*
+ * A process of a background group touching its terminal: EIO if it
+ * ignores or blocks sig (it would never be stopped), else sig goes to its
+ * group and the call is restarted, so the process stops on its way out
+ * and tries again when continued (4.4BSD's ttread and ttioctl).
+ */
+static int
+ttybg(struct tty *tp, int sig)
+{
+	struct proc *p = curproc;
+
+	if (p == NULL || !(p->p_flag & P_CONTROLT) || tp->t_pgrp == 0 ||
+	    p->p_sid != tp->t_session || p->p_pgid == tp->t_pgrp)
+		return 0;
+	if ((p->p_sigmask & sigmask(sig)) ||
+	    p->p_sigacts[sig].sa_handler == SIG_IGN)
+		return sig == SIGTTIN ? EIO : 0;
+	gsignal(p->p_pgid, sig);
+	return ERESTART;
 }
 
 static int
@@ -175,24 +241,60 @@ cnclose(dev_t dev, int flags, int fmt)
 int
 cnread(dev_t dev, struct uio *uio, int ioflag)
 {
+	int error;
+
+	if ((error = ttybg(&constty, SIGTTIN)) != 0)
+		return error;
 	return ttread(&constty, uio);
 }
 
 int
 cnwrite(dev_t dev, struct uio *uio, int ioflag)
 {
+	int error;
+
+	if ((constty.t_termios.c_lflag & TOSTOP) &&
+	    (error = ttybg(&constty, SIGTTOU)) != 0)
+		return error;
 	return ttwrite(&constty, uio);
 }
 
 int
 cnioctl(dev_t dev, u_long cmd, caddr_t data, int flags)
 {
+	struct tty *tp = &constty;
+	int error, s;
+
+	switch (cmd) {
+	case TIOCSPGRP:
+	case TIOCSETA:
+	case TIOCSETAW:
+	case TIOCSETAF:
+		if ((error = ttybg(tp, SIGTTOU)) != 0)
+			return error;
+	}
 	switch (cmd) {
 	case TIOCGPGRP:
-		*(int *)data = constty.t_pgrp;
+		*(int *)data = tp->t_pgrp;
 		return 0;
 	case TIOCSPGRP:
-		constty.t_pgrp = *(int *)data;
+		tp->t_pgrp = *(int *)data;
+		return 0;
+	case TIOCGETA:
+		memcpy(data, &tp->t_termios, sizeof(struct termios));
+		return 0;
+	case TIOCSETA:
+	case TIOCSETAW:
+	case TIOCSETAF:
+		s = spltty();
+		if (cmd == TIOCSETAF) {
+			tp->t_rawlen = tp->t_canlen = tp->t_eofs = 0;
+		} else if ((tp->t_termios.c_lflag & ICANON) &&
+		    !(((struct termios *)data)->c_lflag & ICANON) &&
+		    tp->t_rawlen > 0)
+			ttyline(tp);	/* a half-typed line goes to the reader */
+		memcpy(&tp->t_termios, data, sizeof(struct termios));
+		splx(s);
 		return 0;
 	}
 	return ENOTTY;

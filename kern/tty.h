@@ -1,14 +1,19 @@
 /*
  * The terminal line discipline (one terminal: the serial console).
  * Input characters arrive from the UART interrupt; in canonical mode the
- * discipline edits a line (erase, kill), echoes, turns ^C and ^\ into
- * signals for the foreground process group, and hands complete lines
- * (or ^D, end of file) to readers.
+ * discipline edits a line (erase, word erase, kill), echoes, and hands
+ * complete lines (or ^D, end of file) to readers; with ISIG, ^C ^\ and ^Z
+ * are SIGINT, SIGQUIT and SIGTSTP for the foreground process group.  A
+ * program may turn editing and echo off (tcsetattr: a shell's line
+ * editor).  A process of a background group that reads the terminal is
+ * sent SIGTTIN; one that changes its attributes or foreground group,
+ * SIGTTOU (so a job cannot take the terminal from the shell).
  */
 #ifndef _KERN_TTY_H_
 #define _KERN_TTY_H_
 
 #include <sys/types.h>
+#include <sys/termios.h>
 
 #define TTYHOG	1024			/* input buffered at most */
 
@@ -20,10 +25,8 @@ struct tty {
 	int	t_eofs;			/* ^D seen, not yet read */
 	pid_t	t_pgrp;			/* foreground process group */
 	pid_t	t_session;		/* session it controls */
-	int	t_lflag;		/* ECHO, ICANON */
+	struct termios t_termios;	/* ICANON, ECHO, ISIG, the cc chars */
 };
-#define TTY_ECHO	0x01
-#define TTY_ICANON	0x02
 
 extern struct tty constty;
 

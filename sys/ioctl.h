@@ -16,6 +16,11 @@
 #define _IOR(g, n, t)	_IOC(IOC_OUT, (g), (n), sizeof(t))
 #define _IOW(g, n, t)	_IOC(IOC_IN, (g), (n), sizeof(t))
 
+/* The terminal (struct termios, sys/termios.h). */
+#define TIOCGETA	_IOR('t', 19, struct termios)	/* get attributes */
+#define TIOCSETA	_IOW('t', 20, struct termios)	/* set them now */
+#define TIOCSETAW	_IOW('t', 21, struct termios)	/* ... after output */
+#define TIOCSETAF	_IOW('t', 22, struct termios)	/* ... and flush input */
 #define TIOCGPGRP	_IOR('t', 119, int)	/* get foreground process group */
 #define TIOCSPGRP	_IOW('t', 118, int)	/* set foreground process group */
 

@@ -381,6 +381,7 @@ static const struct {
 } builtins[] = {
 	{ ".", dotcmd },
 	{ ":", truecmd },
+	{ "bg", bgcmd },
 	{ "break", skipcmd },
 	{ "cd", cdcmd },
 	{ "continue", skipcmd },
@@ -388,7 +389,9 @@ static const struct {
 	{ "exec", execcmd },
 	{ "exit", exitcmd },
 	{ "export", exportcmd },
+	{ "fg", fgcmd },
 	{ "jobs", jobscmd },
+	{ "kill", killcmd },
 	{ "read", readcmd },
 	{ "set", setcmd },
 	{ "shift", shiftcmd },

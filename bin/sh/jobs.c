@@ -15,8 +15,14 @@
  * not.  Without job control, a background job ignores SIGINT and SIGQUIT
  * and reads /dev/null, as POSIX asks.
  *
+ * Stopping: a foreground job that ^Z (SIGTSTP) or a background read
+ * (SIGTTIN) stops is reported and kept, the shell takes the terminal
+ * back; fg gives it the terminal again and continues it, bg continues
+ * it in the background.  %n names job n, %% or %+ the current one (the
+ * last stopped, else the last started), %- the one before.
+ *
  * A command's status is its exit status, or 128 plus the number of the
- * signal that killed it; for a pipeline, the last command's.
+ * signal that killed (or stopped) it; for a pipeline, the last command's.
  */
 #include <sys/wait.h>
 #include <errno.h>
@@ -35,6 +41,7 @@ struct proc {
 	pid_t	 pid;
 	int	 status;
 	int	 done;
+	int	 stopped;	/* stopped, not done */
 };
 
 struct job {
@@ -45,7 +52,11 @@ struct job {
 	int	 bg;		/* a background job, kept for wait and jobs */
 	int	 jobno;		/* [n], counting from 1 */
 	int	 used;
+	int	 stopped;	/* reported stopped; fg or bg continue it */
+	unsigned age;		/* when it last started or stopped: %+ */
 };
+
+static unsigned jobclock;
 
 static struct job jobtab[MAXJOBS];
 int jobctl;			/* job control is on */
@@ -129,6 +140,7 @@ makejob(int nprocs)
 	memset(jp, 0, sizeof(*jp));
 	jp->used = 1;
 	jp->jobno = i + 1;
+	jp->age = ++jobclock;
 	jp->nalloc = nprocs;
 	jp->procs = ckmalloc(nprocs * sizeof(struct proc));
 	return jp;
@@ -207,6 +219,7 @@ forkshell(struct job *jp, int mode)
 			jp->procs[jp->nprocs].pid = pid;
 			jp->procs[jp->nprocs].status = 0;
 			jp->procs[jp->nprocs].done = 0;
+			jp->procs[jp->nprocs].stopped = 0;
 			jp->nprocs++;
 		}
 		jp->bg = mode == FORK_BG;
@@ -230,6 +243,20 @@ jobdone(struct job *jp)
 	return 1;
 }
 
+/* Every process not done is stopped (and one is). */
+static int
+jobstopped(struct job *jp)
+{
+	int i, any = 0;
+
+	for (i = 0; i < jp->nprocs; i++) {
+		if (!jp->procs[i].done && !jp->procs[i].stopped)
+			return 0;
+		any |= jp->procs[i].stopped;
+	}
+	return any;
+}
+
 /*
  * Wait for one child and record its status.  Returns its pid, 0 if
  * none is ready (without block), -1 if there are none.  An interrupted
@@ -243,7 +270,8 @@ dowait(int block, int intr)
 	int status, i, j;
 
 	do {
-		pid = waitpid(-1, &status, block ? 0 : WNOHANG);
+		pid = waitpid(-1, &status, (block ? 0 : WNOHANG) |
+		    (jobctl ? WUNTRACED : 0));
 		if (pid < 0 && errno == EINTR && intr && intpending)
 			return -2;
 	} while (pid < 0 && errno == EINTR);
@@ -256,7 +284,8 @@ dowait(int block, int intr)
 			pp = &jobtab[i].procs[j];
 			if (pp->pid == pid) {
 				pp->status = status;
-				pp->done = 1;
+				pp->stopped = WIFSTOPPED(status);
+				pp->done = !pp->stopped;
 			}
 		}
 	}
@@ -274,13 +303,13 @@ exitcode(int status)
 	return 128 + WSTOPSIG(status);
 }
 
-/* Wait for a foreground job; report if a signal killed it. */
+/* Wait for a foreground job; report if a signal killed or stopped it. */
 int
 waitforjob(struct job *jp)
 {
 	int i, st, sig;
 
-	while (!jobdone(jp)) {
+	while (!jobdone(jp) && !jobstopped(jp)) {
 		if (dowait(1, 0) < 0) {
 			for (i = 0; i < jp->nprocs; i++)	/* lost them */
 				jp->procs[i].done = 1;
@@ -288,6 +317,18 @@ waitforjob(struct job *jp)
 	}
 	if (jobctl)
 		tcsetpgrp(ttyfd, rootpgrp);
+	if (!jobdone(jp)) {		/* stopped: kept for fg and bg */
+		for (i = jp->nprocs - 1; i >= 0; i--)
+			if (jp->procs[i].stopped)
+				break;
+		st = jp->procs[i].status;
+		jp->bg = jp->stopped = 1;
+		jp->age = ++jobclock;
+		fprintf(stderr, "\n[%d] %d Stopped%s\n", jp->jobno,
+		    (int)jp->pgid, WSTOPSIG(st) == SIGTTIN ? " (tty input)" :
+		    WSTOPSIG(st) == SIGTTOU ? " (tty output)" : "");
+		return exitcode(st);
+	}
 	sig = 0;
 	for (i = jp->nprocs - 1; i >= 0; i--) {
 		st = jp->procs[i].status;
@@ -315,7 +356,7 @@ void
 showjobs(int all)
 {
 	struct job *jp;
-	int i, st;
+	int i, st, newly;
 
 	while (dowait(0, 0) > 0)
 		continue;
@@ -324,9 +365,15 @@ showjobs(int all)
 		if (!jp->used || !jp->bg)
 			continue;
 		if (!jobdone(jp)) {
-			if (all)
-				printf("[%d] %d Running\n", jp->jobno,
-				    (int)jp->pgid);
+			newly = jobstopped(jp) && !jp->stopped;
+			if (newly) {		/* a background read, say */
+				jp->stopped = 1;
+				jp->age = ++jobclock;
+			}
+			if (all || (newly && iflag))
+				printf("[%d] %d %s\n", jp->jobno,
+				    (int)jp->pgid, jp->stopped ? "Stopped" :
+				    "Running");
 			continue;
 		}
 		if (!iflag && !all)
@@ -399,5 +446,158 @@ waitcmd(int argc, char **argv)
 		status = exitcode(jp->procs[jp->nprocs - 1].status);
 		freejob(jp);
 	}
+	return status;
+}
+
+/*
+ * The job a job specification names: %n, %% or %+ (the current job),
+ * %- (the previous), or a process id; NULL with a message if none.
+ */
+static struct job *
+getjob(const char *spec, const char *cmd)
+{
+	struct job *jp, *cur = NULL, *prev = NULL;
+	int i;
+
+	for (i = 0; i < MAXJOBS; i++) {
+		jp = &jobtab[i];
+		if (!jp->used || !jp->bg || jobdone(jp))
+			continue;
+		if (cur == NULL || jp->age > cur->age) {
+			prev = cur;
+			cur = jp;
+		} else if (prev == NULL || jp->age > prev->age)
+			prev = jp;
+	}
+	if (spec == NULL || strcmp(spec, "%%") == 0 || strcmp(spec, "%+") == 0 ||
+	    strcmp(spec, "%") == 0)
+		jp = cur;
+	else if (strcmp(spec, "%-") == 0)
+		jp = prev;
+	else if (spec[0] == '%') {
+		i = atoi(spec + 1);
+		jp = i >= 1 && i <= MAXJOBS && jobtab[i - 1].used &&
+		    !jobdone(&jobtab[i - 1]) ? &jobtab[i - 1] : NULL;
+	} else
+		jp = findjob(atoi(spec));
+	if (jp == NULL)
+		fprintf(stderr, "%s: %s: no such job\n", cmd, spec ? spec : "%%");
+	return jp;
+}
+
+/* Continue a stopped job's processes (SIGCONT to its group). */
+static void
+continuejob(struct job *jp)
+{
+	int i;
+
+	for (i = 0; i < jp->nprocs; i++)
+		jp->procs[i].stopped = 0;
+	jp->stopped = 0;
+	jp->age = ++jobclock;
+	kill(-jp->pgid, SIGCONT);
+}
+
+/* fg [job]: the job to the foreground, continued; waits for it. */
+int
+fgcmd(int argc, char **argv)
+{
+	struct job *jp;
+
+	if (!jobctl) {
+		fprintf(stderr, "fg: no job control\n");
+		return 1;
+	}
+	if ((jp = getjob(argc > 1 ? argv[1] : NULL, "fg")) == NULL)
+		return 1;
+	printf("%d\n", (int)jp->pgid);
+	fflush(stdout);
+	jp->bg = 0;
+	tcsetpgrp(ttyfd, jp->pgid);
+	continuejob(jp);
+	return waitforjob(jp);
+}
+
+/* bg [job ...]: continue stopped jobs in the background. */
+int
+bgcmd(int argc, char **argv)
+{
+	struct job *jp;
+	int i, status = 0;
+
+	if (!jobctl) {
+		fprintf(stderr, "bg: no job control\n");
+		return 1;
+	}
+	for (i = 1; i < argc || i == 1; i++) {
+		if ((jp = getjob(argc > 1 ? argv[i] : NULL, "bg")) == NULL) {
+			status = 1;
+			if (argc <= 1)
+				break;
+			continue;
+		}
+		jp->bg = 1;
+		continuejob(jp);
+		printf("[%d] %d\n", jp->jobno, (int)jp->pgid);
+		if (argc <= 1)
+			break;
+	}
+	fflush(stdout);
+	return status;
+}
+
+/* The process group of a %job operand for kill, or 0 (and a message). */
+pid_t
+jobpgid(const char *spec)
+{
+	struct job *jp = getjob(spec, "kill");
+
+	return jp != NULL ? jp->pgid : 0;
+}
+
+/*
+ * kill: the kill program, with %job operands turned into their process
+ * groups (-pgid, after a "--" so kill does not take them for signals).
+ */
+int
+killcmd(int argc, char **argv)
+{
+	char **nargv, buf[16];
+	struct job *jp;
+	pid_t pgid;
+	int i, n = 0, opts, status;
+
+	nargv = ckmalloc((argc + 2) * sizeof(char *));
+	nargv[n++] = "/bin/kill";
+	opts = 1;
+	if (argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0' &&
+	    strcmp(argv[1], "--") != 0)
+		opts = strcmp(argv[1], "-s") == 0 && argc > 2 ? 3 : 2;
+	for (i = 1; i < opts; i++)
+		nargv[n++] = argv[i];
+	if (opts < argc && strcmp(argv[opts], "--") == 0)
+		opts++;
+	if (strcmp(argv[1 < argc ? 1 : 0], "-l") != 0)
+		nargv[n++] = "--";
+	for (i = opts; i < argc; i++) {
+		if (argv[i][0] != '%') {
+			nargv[n++] = argv[i];
+			continue;
+		}
+		if ((pgid = jobpgid(argv[i])) == 0) {
+			free(nargv);
+			return 1;
+		}
+		snprintf(buf, sizeof(buf), "-%d", (int)pgid);
+		nargv[n++] = ststrdup(buf);
+	}
+	nargv[n] = NULL;
+	if ((jp = makejob(1)) == NULL || forkshell(jp, FORK_NOJOB) == 0) {
+		execv(nargv[0], nargv);
+		fprintf(stderr, "kill: /bin/kill: %s\n", strerror(errno));
+		_exit(127);
+	}
+	status = waitforjob(jp);
+	free(nargv);
 	return status;
 }

@@ -200,6 +200,10 @@ pid_t	 forkshell(struct job *, int);
 int	 waitforjob(struct job *);
 void	 showjobs(int);
 int	 waitcmd(int, char **);
+int	 fgcmd(int, char **);
+int	 bgcmd(int, char **);
+int	 killcmd(int, char **);
+pid_t	 jobpgid(const char *);
 void	 resetsignals(void);
 
 /* exec.c */
