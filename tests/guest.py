@@ -95,7 +95,9 @@ class Guest:
         """Wait until the shell answers (the boot is over)."""
         self.expect(r"# ", BOOT_TIMEOUT)
         self.boot_log = self.child.before
-        self.child.sendline("echo __READY__")
+        # The harness types like a program, ahead of the prompt: no line
+        # editing (tests/test_shell_edit.py turns it back on).
+        self.child.sendline("set +E; echo __READY__")
         self.expect(r"\n__READY__\r*\n# ", BOOT_TIMEOUT)
 
     def close(self) -> None:

@@ -122,7 +122,9 @@ setcmd(int argc, char **argv)
 			break;
 		on = *p == '-';
 		for (p++; *p != '\0'; p++) {
-			if (*p == 'e')
+			if (*p == 'E')
+				Eflag = on;
+			else if (*p == 'e')
 				eflag = on;
 			else if (*p == 'x')
 				xflag = on;
@@ -390,6 +392,7 @@ static const struct {
 	{ "exit", exitcmd },
 	{ "export", exportcmd },
 	{ "fg", fgcmd },
+	{ "history", historycmd },
 	{ "jobs", jobscmd },
 	{ "kill", killcmd },
 	{ "read", readcmd },

@@ -5,7 +5,8 @@
  *
  * pgetc returns the next character; pungetc gives back the last one.
  * Reading the terminal prints the prompt first: PS1 before a new
- * command, PS2 inside one (whichprompt, set by the parser and lexer).
+ * command, PS2 inside one (whichprompt, set by the parser and lexer);
+ * with set -E the line is edited and kept in the history (histedit.c).
  * A ^C while waiting at the prompt interrupts read(2) and abandons the
  * line.  When the shell reads its commands from a non-terminal standard
  * input, it reads a byte at a time, so that a command that reads the
@@ -41,7 +42,8 @@ static int depth;
 int whichprompt = 1;
 int plinno;
 
-static void
+/* The prompt for the next line: PS1 before a command, PS2 inside one. */
+static const char *
 prompt(void)
 {
 	const char *ps;
@@ -51,10 +53,7 @@ prompt(void)
 		ps = lookupvar("PS1");
 	} else
 		ps = lookupvar("PS2");
-	if (ps != NULL) {
-		fputs(ps, stderr);
-		fflush(stderr);
-	}
+	return ps != NULL ? ps : "";
 }
 
 static int
@@ -64,10 +63,16 @@ refill(void)
 
 	if (in->fd < 0 || in->eof)
 		return 0;
-	if (in->prompt)
-		prompt();
 	for (;;) {
-		n = read(in->fd, in->buf, in->bytewise ? 1 : INBUFSIZ);
+		if (in->prompt && Eflag && isatty(in->fd))
+			n = editline(in->fd, prompt(), in->buf, INBUFSIZ);
+		else {
+			if (in->prompt) {
+				fputs(prompt(), stderr);
+				fflush(stderr);
+			}
+			n = read(in->fd, in->buf, in->bytewise ? 1 : INBUFSIZ);
+		}
 		if (n >= 0 || errno != EINTR)
 			break;
 		if (intpending) {

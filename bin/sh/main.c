@@ -99,8 +99,10 @@ main(int argc, char **argv)
 		iflag = iforce || (isatty(0) && isatty(2));
 		setinputfd(0, iflag);
 	}
-	if (iflag)
+	if (iflag) {
 		setjobctl();
+		Eflag = 1;		/* line editing, for a person at a terminal */
+	}
 	if (login) {
 		/* pushed in reverse: /etc/profile is read first */
 		if ((home = lookupvar("HOME")) != NULL) {

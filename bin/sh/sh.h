@@ -147,6 +147,11 @@ extern char *arg0;		/* $0 */
 extern int nparam;		/* $# */
 extern char **params;		/* $1 ... */
 extern int eflag, xflag, iflag;
+
+/* histedit.c */
+extern int Eflag;
+int	 editline(int, const char *, char *, int);
+int	 historycmd(int, char **);
 void	 initvar(char **);
 char	*lookupvar(const char *);
 void	 setvar(const char *, const char *, int);

@@ -254,6 +254,8 @@ optflags(void)
 	char *p;
 
 	p = buf;
+	if (Eflag)
+		*p++ = 'E';
 	if (eflag)
 		*p++ = 'e';
 	if (iflag)
