@@ -61,7 +61,6 @@ static LIST_HEAD(, txn_obj) txn_hash[TXN_NHASH];
 #define TXNHASH(vp, lbn) \
 	(&txn_hash[(((u_int32_t)(vp) >> 6) + (u_int32_t)(lbn)) & (TXN_NHASH - 1)])
 
-static int txn_markgen;			/* the detector's visit marks */
 
 static struct txn_obj *
 txn_obj_find(struct vnode *vp, daddr_t lbn)
@@ -240,13 +239,14 @@ txn_grant(struct txn_obj *o)
 	}
 }
 
+/* LAB(txnlock) begin */
+static int txn_markgen;			/* the detector's visit marks */
+
 /*
- * Does from's wait lead back to target?  An edge goes from a waiter to
- * each transaction holding or asking first for what conflicts with its
- * request (BLOCKS: a weak lock makes none).  An aborted transaction
- * waits no more: it is on its way out, and its locks with it.  On the
- * way back along a cycle found, *victim becomes its youngest member
- * that is not TXN_IMPLICIT.
+ * Does from's wait lead back to target?  Depth first along the edges
+ * txn_incycle names, each transaction visited once a search (t_mark).
+ * On the way back along a cycle found, *victim becomes its youngest
+ * member that is not TXN_IMPLICIT.
  */
 static int
 txn_reaches(struct txn *from, struct txn *target, struct txn **victim)
@@ -277,22 +277,36 @@ cycle:
 		*victim = from;
 	return 1;
 }
+/* LAB(txnlock) end */
 
 /*
- * Is t, which begins to wait, in a cycle?  Its victim if so (thesis
- * 5.2.3), NULL if not: t itself, unless t is a plain call's; then the
- * cycle's youngest transactional member (there is one: see the top of
- * the file).
+ * The deadlock detector (thesis 5.2.3).  t begins to wait: its request,
+ * t->t_wait, is queued on its object.  Does that close a cycle in the
+ * wait-for graph?  A waiting transaction waits for every other one that
+ * holds a lock on the object of its request, or asked for one there
+ * before it, in a mode that conflicts (BLOCKS: a weak lock makes no
+ * edge); an aborted transaction waits for no one, it is on its way out
+ * and its locks with it.  The victim if so, NULL if not: t itself,
+ * unless t is a plain call's (TXN_IMPLICIT); then the cycle's youngest
+ * member that is not (the largest t_id; there is one: see the top of
+ * the file).  It must not sleep: txn_detect_all asks it about others.
  */
 static struct txn *
 txn_incycle(struct txn *t)
 {
+	/* LAB(txnlock) begin */
 	struct txn *v = NULL;
 
 	txn_markgen++;
 	if (!txn_reaches(t, t, &v))
 		return NULL;
 	return (t->t_flags & TXN_IMPLICIT) && v != NULL ? v : t;
+	/* LAB(txnlock) end, stub:
+	 *	if ((t->t_flags & TXN_IMPLICIT) || t->t_proc != curproc)
+	 *		return NULL;
+	 *	tsleep(t->t_wait, 0, "txnwait", hz);
+	 *	return t->t_wait != NULL && t->t_state != TXN_ABORTED ? t : NULL;
+	 */
 }
 
 /* Take a request off its queue (it was not granted) and free it. */

@@ -162,7 +162,7 @@ ARGS = {
 # first keyword found in the line wins.
 HINTS = {
     "txntests": {
-        "victim": "lfs/lfs_txnlock.c: txn_lock's cycle check (txn_reaches) "
+        "victim": "lfs/lfs_txnlock.c: txn_lock's cycle check (txn_incycle) "
                   "and upgrades going to the head of the queue",
         "before": "lfs/lfs_txn.c txn_undo: lfs_discard of the B_TXN pages, "
                   "txn_unassign of the blocks it made, lfs_restoresize",

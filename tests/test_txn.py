@@ -173,6 +173,31 @@ def test_a_plain_call_that_closes_a_cycle_is_never_its_victim(guest):
     fslib.check_program(guest, "txntests", "-d /mnt -t plaincycle")
 
 
+def test_the_request_that_closes_a_cycle_is_its_victim_at_once(guest):
+    """Rings of 2, 4 and 10 and a clump of upgraders whose members ask one
+    at a time, in a given order: the last to ask closes the cycle and is
+    the one victim (each upgrader after the first, in the clump), whether
+    it is the youngest, the oldest or neither; the others commit, and
+    txnstat counts each wait and each victim once.  A detector that waits
+    to see (a timeout) takes the first waiter instead."""
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt -t victims")
+    guest.ok("umount /mnt")
+    fslib.fsck_lfs_clean(guest, "-n")
+
+
+def test_a_plain_write_that_closes_a_cycle_makes_the_youngest_its_victim(guest):
+    """A plain write closes a cycle of two transactions, once with the
+    younger the one it waits for, once with the younger the one waiting
+    for it: the younger is the victim both times, the plain write and
+    the older transaction go through."""
+    fslib.lfs(guest)
+    fslib.check_program(guest, "txntests", "-d /mnt -t youngest")
+    stats = guest.ok("txnstat")
+    m = re.search(r"victims (\d+)", stats)
+    assert m and int(m.group(1)) == 2, stats
+
+
 def test_plain_reads_and_writes_among_deadlocking_transactions_never_fail(guest):
     """Eight transactions at a time with deadlocks, a plain 64 KB reader and
     a plain writer among them (15% of the reads failed with ETXNABORT):

@@ -34,6 +34,11 @@
  *   aborted	a victim's later calls fail with ETXNABORT until it ends
  *   plaincycle	a plain read, and a plain write, that close a cycle of
  *		waiters: the transaction in the cycle is the victim
+ *   victims	rings and a clump whose members ask in a given order:
+ *		the one whose request closes the cycle is the victim,
+ *		old or young, and txnstat counts it once
+ *   youngest	a plain write that closes a cycle of two transactions:
+ *		the younger is the victim, wherever it is in the cycle
  *   holefill	filling a hole while another transaction holds the size
  *		(it appended): the filler waits for it, and both commit
  *   dos	a user who may only read a file (uid 1000; root owns it)
@@ -993,6 +998,257 @@ test_plaincycle(void)
 }
 
 /*
+ * Until n lock requests in all have waited, and a clock tick more: the
+ * next wait begins later, so that even a detector that goes by how long
+ * a wait has lasted sees the waits in the order they began.
+ */
+static int
+waited(u_int32_t n)
+{
+	if (!waits_reach(n))
+		return 0;
+	usleep(20000);
+	return 1;
+}
+
+/*
+ * Like contend, but in order: child i begins its transaction after
+ * child i - 1 (its t_id is larger: it is younger) and does its first
+ * step, and the children do their second steps one at a time, child
+ * ask[0] first, each once the one before waits.  The last to ask closes
+ * the cycle.  Each child's exit status in st[i].  How many waits and
+ * victims txnstat counted, in *waits and *victims.
+ */
+static void
+contend_ordered(const char *name, int n, int (*first)(int fd, int i, int n),
+    int (*second)(int fd, int i, int n), const int *ask, int *st,
+    int *waits, int *victims)
+{
+	int ready[2], go[10][2], i, fd, late;
+	struct txnstats before, after;
+	pid_t pids[10];
+
+	pipe(ready);
+	for (i = 0; i < n; i++) {
+		pipe(go[i]);
+		if ((pids[i] = fork()) == 0) {
+			fd = open(name, O_RDWR);
+			if (txn_begin() < 0 || first(fd, i, n) < 0)
+				_exit(3);
+			post(ready[1]);
+			await(go[i][0], 1);
+			if (second(fd, i, n) < 0) {
+				int e = errno;
+
+				txn_abort();
+				_exit(e == ETXNABORT ? VICTIM : 4);
+			}
+			_exit(txn_commit() == 0 ? 0 : 5);
+		}
+		await(ready[0], 1);
+	}
+	txnstats(&before, 0);
+	for (i = 0, late = 0; i < n; i++) {
+		post(go[ask[i]][1]);
+		/* A wait that never comes: the rest go at once, and fail. */
+		if (i < n - 1 && !late)
+			late = !waited(before.waits + i + 1);
+	}
+	for (i = 0; i < n; i++) {
+		st[i] = reap(pids[i]);
+		close(go[i][0]), close(go[i][1]);
+	}
+	txnstats(&after, 0);
+	*waits = after.waits - before.waits;
+	*victims = after.victims - before.victims;
+	close(ready[0]), close(ready[1]);
+}
+
+/* "child 3 the victim, the others commit", or what went otherwise. */
+static int
+victims_are(int n, const int *st, const int *victim, char *why, int len)
+{
+	int i, k = 0, bad = 0;
+
+	for (i = 0; i < n && k < len - 24; i++) {
+		if (exited_with(st[i], victim[i] ? VICTIM : 0))
+			continue;
+		bad++;
+		k += snprintf(why + k, len - k, "%schild %d %s", bad > 1 ?
+		    ", " : "", i, exited_with(st[i], VICTIM) ? "a victim" :
+		    exited_with(st[i], 0) ? "committed" : "failed");
+	}
+	return bad == 0;
+}
+
+/*
+ * Who the victim is (thesis 5.2.3): the transaction whose request
+ * closes the cycle, found the moment it begins to wait, whatever its
+ * age; in a ring there is one.  A ring of 2 in the order the children
+ * began (the youngest closes it), a ring of 4 the other way round (the
+ * oldest does), and a ring of 10 that child 4 closes.
+ */
+static void
+ring_ordered(int n, const int *ask)
+{
+	int fd = mkfile(tpath("ro"), n), st[10], victim[10] = { 0 };
+	int waits, victims;
+	char what[128], why[160] = "";
+
+	close(fd);
+	contend_ordered(tpath("ro"), n, ring_first, ring_second, ask, st,
+	    &waits, &victims);
+	victim[ask[n - 1]] = 1;
+	snprintf(what, sizeof(what), "a ring of %d asked for in turn: child "
+	    "%d, the last to ask, is the one victim, the others commit", n,
+	    ask[n - 1]);
+	check(victims_are(n, st, victim, why, sizeof(why)), what, "%s", why);
+	snprintf(what, sizeof(what), "... and txnstat counts %d waits and 1 "
+	    "victim", n);
+	check(waits == n && victims == 1, what, "%d waits, %d victims", waits,
+	    victims);
+	unlink(tpath("ro"));
+}
+
+/*
+ * Four readers of a page upgrade to write it in the order 2, 0, 3, 1:
+ * each after the first closes a cycle with it (both hold the page
+ * shared and want it alone), so 0, 3 and 1 are the victims, older and
+ * younger than 2, which commits.
+ */
+static void
+clump_ordered(void)
+{
+	static const int ask[] = { 2, 0, 3, 1 }, victim[] = { 1, 1, 0, 1 };
+	int fd = mkfile(tpath("co"), 1), st[4], waits, victims;
+	char why[160] = "";
+
+	close(fd);
+	contend_ordered(tpath("co"), 4, clump_first, clump_second, ask, st,
+	    &waits, &victims);
+	check(victims_are(4, st, victim, why, sizeof(why)), "4 readers "
+	    "upgrading in the order 2, 0, 3, 1: each after the first closes "
+	    "a cycle with it and is the victim, child 2 commits", "%s", why);
+	check(waits == 4 && victims == 3, "... and txnstat counts 4 waits "
+	    "and 3 victims", "%d waits, %d victims", waits, victims);
+	unlink(tpath("co"));
+}
+
+static void
+test_victims(void)
+{
+	static const int two[] = { 0, 1 }, four[] = { 3, 2, 1, 0 },
+	    ten[] = { 5, 6, 7, 8, 9, 0, 1, 2, 3, 4 };
+
+	ring_ordered(2, two);
+	ring_ordered(4, four);
+	ring_ordered(10, ten);
+	clump_ordered();
+}
+
+/*
+ * A transaction of the cycle-closing test below: begins, writes page
+ * hold, and when told page want; commits, or is the victim (VICTIM).
+ */
+static pid_t
+cycler(const char *name, int hold, int want, int letter, int ready, int go)
+{
+	pid_t pid = fork();
+	int fd;
+
+	if (pid != 0)
+		return pid;
+	fd = open(name, O_RDWR);
+	memset(buf, letter, PAGE);
+	if (txn_begin() < 0 || pwrite_at(fd, (off_t)hold * PAGE, buf, PAGE) !=
+	    PAGE)
+		_exit(10);
+	post(ready);
+	await(go, 1);
+	if (pwrite_at(fd, (off_t)want * PAGE, buf, PAGE) == PAGE)
+		_exit(txn_commit() == 0 ? 0 : 11);
+	if (errno != ETXNABORT)
+		_exit(12);
+	txn_abort();
+	_exit(VICTIM);
+}
+
+/*
+ * A plain write of pages 0 and 1 closes a cycle of two transactions: it
+ * holds page 0 and wants page 1, which A holds; A wants page 2, which B
+ * holds; B wants page 0, and waits behind the write.  (H holds page 0
+ * first, so that the write waits for it and B queues behind; H commits
+ * last.)  The plain write is no victim: the younger of A and B is,
+ * whether it is A, whom the write waits for, or B, who waits for it.
+ */
+static void
+plain_closes(int a_younger)
+{
+	int fd = mkfile(tpath("pw"), 3), ready[2], goa[2], gob[2], goh[2];
+	int sa, sb, sh, sp;
+	struct txnstats before, after;
+	pid_t a, b, h, p;
+	char what[160];
+
+	close(fd);
+	pipe(ready), pipe(goa), pipe(gob), pipe(goh);
+	h = cycler(tpath("pw"), 0, 0, 'H', ready[1], goh[0]);
+	await(ready[0], 1);
+	if (a_younger) {
+		b = cycler(tpath("pw"), 2, 0, 'B', ready[1], gob[0]);
+		await(ready[0], 1);
+		a = cycler(tpath("pw"), 1, 2, 'A', ready[1], goa[0]);
+	} else {
+		a = cycler(tpath("pw"), 1, 2, 'A', ready[1], goa[0]);
+		await(ready[0], 1);
+		b = cycler(tpath("pw"), 2, 0, 'B', ready[1], gob[0]);
+	}
+	await(ready[0], 1);
+	txnstats(&before, 0);
+	if ((p = fork()) == 0) {
+		fd = open(tpath("pw"), O_RDWR);
+		memset(buf, 'P', 2 * PAGE);
+		if (pwrite_at(fd, 0, buf, 2 * PAGE) == 2 * PAGE)
+			_exit(0);
+		_exit(errno == ETXNABORT ? 1 : 2);
+	}
+	waited(before.waits + 1);		/* the write, for H */
+	post(goa[1]);
+	waited(before.waits + 2);		/* A, for B */
+	post(gob[1]);
+	waited(before.waits + 3);		/* B, behind the write */
+	post(goh[1]);				/* the write closes it */
+	sh = reap(h);
+	sp = reap(p);
+	sa = reap(a);
+	sb = reap(b);
+	txnstats(&after, 0);
+	snprintf(what, sizeof(what), "a plain write closes a cycle of two "
+	    "transactions: the younger, %s, is the victim, the older commits "
+	    "and the write goes through", a_younger ? "the one it waits for" :
+	    "the one waiting for it");
+	check(exited_with(sp, 0) && exited_with(sh, 0) &&
+	    exited_with(a_younger ? sa : sb, VICTIM) &&
+	    exited_with(a_younger ? sb : sa, 0), what, "younger %#x, older "
+	    "%#x (%d: the victim), write %#x (1: ETXNABORT), holder %#x",
+	    a_younger ? sa : sb, a_younger ? sb : sa, VICTIM, sp, sh);
+	snprintf(what, sizeof(what), "... and txnstat counts one victim "
+	    "(the younger %s)", a_younger ? "waited for" : "waiting");
+	check(after.victims - before.victims == 1, what, "%u",
+	    after.victims - before.victims);
+	close(ready[0]), close(ready[1]), close(goa[0]), close(goa[1]);
+	close(gob[0]), close(gob[1]), close(goh[0]), close(goh[1]);
+	unlink(tpath("pw"));
+}
+
+static void
+test_youngest(void)
+{
+	plain_closes(0);
+	plain_closes(1);
+}
+
+/*
  * The load of issue 21: eight transactions at a time move units between
  * the 16 pages of a file (read two, write both: upgrades, deadlocks) and
  * read one of four more pages, while a plain reader reads the 16 pages,
@@ -1601,6 +1857,8 @@ static const struct {
 	{ "aborted", test_aborted },
 	{ "forceumount", test_forceumount },
 	{ "plaincycle", test_plaincycle },
+	{ "victims", test_victims },
+	{ "youngest", test_youngest },
 	{ "plainload", test_plainload },
 	{ "holefill", test_holefill },
 	{ "dos", test_dos },
@@ -1641,7 +1899,8 @@ main(int argc, char *argv[])
 	static const char *all[] = { "misuse", "flags", "abort", "commit",
 	    "holes", "isolation", "ring", "clump", "nocycle", "kill", "exit",
 	    "implicit", "truncate", "limit", "nosteal", "aborted", "cleaner",
-	    "plaincycle", "plainload", "holefill", "dos" };
+	    "plaincycle", "victims", "youngest", "plainload", "holefill",
+	    "dos" };
 	const char *only = NULL;
 	unsigned i;
 	int ch;
