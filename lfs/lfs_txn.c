@@ -594,8 +594,8 @@ txn_undo(struct txn *t)
 
 	while (t->t_flags & TXN_UNDOING)	/* by a forced unmount */
 		tsleep(t, 0, "txnundo", 0);
-	if (LIST_EMPTY(&t->t_locks))
-		return;			/* undone already, or nothing to undo */
+	if (t->t_flags & TXN_UNDONE)
+		return;			/* undone (and counted) already */
 	t->t_flags |= TXN_UNDOING;
 	LIST_FOREACH(l, &t->t_locks, l_tlink) {
 		if (!l->l_granted || l->l_mode != TXN_EXCL ||
@@ -643,8 +643,8 @@ txn_undo(struct txn *t)
 	}
 	KASSERT(t->t_ndirty == 0);
 	txn_unlockall(t);
-	txn_stats.aborts++;
-	t->t_flags &= ~TXN_UNDOING;
+	txn_stats.aborts++;		/* one that locked nothing too */
+	t->t_flags = (t->t_flags & ~TXN_UNDOING) | TXN_UNDONE;
 	wakeup(t);
 }
 
@@ -805,6 +805,10 @@ txn_truncate(struct vnode *vp, off_t length, struct ucred *cred)
 		VOP_UNLOCK(vp);
 	} else if (error == 0 || error == ETXNABORT)
 		error = EIO;		/* its file system is going */
+	if (error == 0)			/* begins + implicit = commits + aborts */
+		txn_stats.commits++;
+	else
+		txn_stats.aborts++;
 	txn_unlockall(t);
 	txn_end(t);
 	txn_callend(fs);

@@ -61,6 +61,7 @@ struct txnstats;
 					 * the file: its locks are weak */
 #define TXN_BROKEN	0x10		/* a writer broke a weak lock of it
 					 * (aborted; a plain read starts over) */
+#define TXN_UNDONE	0x20		/* undone, and counted as aborted */
 
 struct txn_lock;
 

@@ -23,7 +23,8 @@
  *   exit	exit inside one: aborted
  *   implicit	a read outside a transaction waits for a writer's commit
  *		and sees all of it; a write outside one is its own
- *   truncate	refused inside a transaction, a transaction outside one
+ *   truncate	refused inside a transaction, a transaction outside one;
+ *		txnstat counts that one, and an abort that locked nothing
  *   limit	a transaction dirtying more than txn_maxdirty pages (or
  *		more bytes than the cache can pin) gets ENOBUFS and is
  *		aborted; the file is as before
@@ -624,8 +625,10 @@ static void
 test_truncate(void)
 {
 	int fd = mkfile(tpath("t"), 3), r, e;
+	struct txnstats a, b;
 	struct stat st;
 
+	txnstats(&a, 0);
 	txn_begin();
 	r = ftruncate(fd, PAGE);
 	e = errno;
@@ -635,6 +638,14 @@ test_truncate(void)
 	check(ftruncate(fd, PAGE + 7) == 0 && fstat(fd, &st) == 0 &&
 	    st.st_size == PAGE + 7, "ftruncate outside one shrinks it",
 	    "size %lld errno %d", (long long)st.st_size, errno);
+	txnstats(&b, 0);
+	/* The aborted one locked nothing; the truncate was its own. */
+	check(b.aborts - a.aborts == 1 && b.commits - a.commits == 1 &&
+	    b.begins - a.begins == 1 && b.implicit - a.implicit == 1,
+	    "an abort that locked nothing and a truncate are counted",
+	    "begins %u implicit %u commits %u aborts %u",
+	    b.begins - a.begins, b.implicit - a.implicit,
+	    b.commits - a.commits, b.aborts - a.aborts);
 	close(fd);
 	unlink(tpath("t"));
 }
