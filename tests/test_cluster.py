@@ -9,6 +9,8 @@ Profile "none": untimed, each test takes seconds.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from tests.fslib import (check_program, ffs, fsck_ffs_clean, iostat_counters,
                          remount)
 from tests.test_iostat import log_entries
@@ -27,6 +29,14 @@ def io(g) -> tuple[dict[str, int], list[dict[str, object]]]:
 def sizes(log: list[dict[str, object]], op: str) -> list[int]:
     """The sizes, in KB and in order, of the log's reads ("r") or writes."""
     return [e["bytes"] // KB for e in log if e["op"] == op]
+
+
+def shown(kbs: list[int]) -> str:
+    """Transfer sizes for a message: how many of each, and the first few."""
+    counts = ", ".join(f"{n} of {kb} KB" for kb, n in
+                       sorted(Counter(kbs).items(), reverse=True))
+    first = " ".join(map(str, kbs[:24])) + (" ..." if len(kbs) > 24 else "")
+    return f"{len(kbs)} transfers ({counts}); in KB, in order: {first}"
 
 
 def blocks_read(g, cmd: str) -> int:
@@ -53,7 +63,8 @@ def test_a_file_written_4kb_at_a_time_goes_to_disk_in_64kb_writes(guests):
     writes = sizes(log, "w")
     assert counts["wsectors"] * 512 >= 2 * 1024 * KB, counts
     assert writes.count(MAXPHYS // KB) >= 24, \
-        f"2 MB in 4 KB blocks should be written mostly in 64 KB clusters: {writes}"
+        f"2 MB in 4 KB blocks should be written mostly in 64 KB clusters: " \
+        f"{shown(writes)}"
     assert counts["writes"] <= 60, \
         f"{counts['writes']} writes for 512 blocks: the blocks went out one by one?"
 
@@ -71,13 +82,14 @@ def test_a_file_read_4kb_at_a_time_comes_in_reads_that_double_to_64kb(guest):
     reads = sizes(log, "r")
     assert 1024 * KB <= counts["rsectors"] * 512 <= 1100 * KB, \
         f"read-ahead reads the file, and nothing past its end: {counts}"
-    assert max(reads) <= MAXPHYS // KB, reads
+    assert max(reads) <= MAXPHYS // KB, shown(reads)
     assert reads.count(MAXPHYS // KB) >= 12, \
-        f"1 MB read sequentially should come mostly in 64 KB reads: {reads}"
+        f"1 MB read sequentially should come mostly in 64 KB reads: " \
+        f"{shown(reads)}"
     first64 = reads.index(MAXPHYS // KB)
     assert 8 in reads[:first64] and 16 in reads[:first64], \
         f"the window starts at one block and doubles (8 KB, 16 KB, ...) " \
-        f"before it reaches 64 KB: {reads}"
+        f"before it reaches 64 KB: {shown(reads)}"
     assert counts["reads"] <= 30, \
         f"{counts['reads']} reads for 256 blocks: too little read-ahead"
 
