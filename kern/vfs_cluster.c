@@ -168,6 +168,7 @@ int
 cluster_read(struct vnode *vp, off_t filesize, daddr_t lbn, int size,
     struct buf **bpp)
 {
+	/* LAB(cluster) begin */
 	int window = MAX(vp->v_ralen, 1), maxblks = MAXBLKS(size), n;
 	int seq = lbn != 0 && lbn == vp->v_lastr + 1;
 	int again = lbn == vp->v_lastr, wait = 0;
@@ -207,6 +208,13 @@ cluster_read(struct vnode *vp, off_t filesize, daddr_t lbn, int size,
 		vp->v_ralen = MIN(2 * window, maxblks);
 	}
 	return wait ? biowait(bp) : 0;
+	/* LAB(cluster) end, stub:
+	 *	*bpp = getblk(vp, lbn, size);
+	 *	if ((*bpp)->b_flags & (B_DONE | B_DELWRI))
+	 *		return 0;
+	 *	cluster_rbuild(vp, filesize, *bpp, 1, 0);
+	 *	return biowait(*bpp);
+	 */
 }
 
 /* bp's disk address, looked up if the buffer does not know it yet;
@@ -283,6 +291,7 @@ cluster_wbuild(struct vnode *vp, long size, daddr_t start, int len)
 void
 cluster_write(struct buf *bp, off_t filesize)
 {
+	/* LAB(cluster) begin */
 	struct vnode *vp = bp->b_vp;
 	daddr_t lbn = bp->b_lblkno, blkno = cluster_blkno(bp);
 	long size = bp->b_bcount;
@@ -309,6 +318,9 @@ cluster_write(struct buf *bp, off_t filesize)
 		bdwrite(bp);
 	vp->v_lastw = lbn;
 	vp->v_lasta = blkno;
+	/* LAB(cluster) end, stub:
+	 *	bawrite(bp);
+	 */
 }
 
 /*

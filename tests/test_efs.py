@@ -64,9 +64,10 @@ def test_btree_pages_do_not_trigger_maximal_read_ahead(guest):
              "dd if=/mnt/f of=/dev/null bs=4k skip=$b count=2 2>/dev/null; done")
     read = io(guest)
     wanted = len(pages) * 2 * 4096
-    # some read-ahead, never the whole 64 KB per page
+    # some read-ahead (a page's second block is a sequential read: the
+    # window, one block, is read ahead), never the whole 64 KB per page
     assert read["rsectors"] * 512 < 3 * wanted, read
-    assert read["rsectors"] * 512 >= wanted
+    assert read["rsectors"] * 512 >= 1.25 * wanted, read
 
 
 @pytest.mark.parametrize("kind", ["ffs", "efs"])
