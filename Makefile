@@ -88,8 +88,10 @@ $(B)/k/gen/%.o: $(GEN)/%.c
 	$(CC) $(KCFLAGS) -c $< -o $@
 # Students step through roll-forward in GDB: keep its locals visible.
 $(B)/k/lfs/lfs_rfw.o: KCFLAGS += -Og
-# ... and the lock table's deadlock detector (qemu/gdb_txn.py's "txn").
+# ... and the lock table's deadlock detector (qemu/gdb_txn.py's "txn"),
+# and a commit (doc/transactions.md walks through both).
 $(B)/k/lfs/lfs_txnlock.o: KCFLAGS += -Og
+$(B)/k/lfs/lfs_txn.o: KCFLAGS += -Og
 $(B)/k/%.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -c $< -o $@

@@ -142,7 +142,7 @@ lfs_rfw_accept(struct lfs_rfw *rf, struct dlfs *d, u_int32_t daddr,
 	struct lfs_rfwpseg *grown, *p;
 	int i;
 
-	/* GDB: a partial segment is accepted here */
+	/* GDB: accept (a partial segment is accepted here) */
 	h->h_end = daddr + 1 + ssp->ss_nblocks;
 	h->h_nextseg = lfs_dtosn(d, ssp->ss_next);
 	if (rf->rf_nvalid == rf->rf_nalloc) {

@@ -244,6 +244,20 @@ lfs_ifile_missed(struct lfs *fs, struct segment *sp)
 }
 
 /*
+ * A partial segment of a commit's write (SEGM_TXN) is marked SS_TXN, and
+ * the write's last, the one without SS_CONT, is the COMMIT POINT of its
+ * group of transactions: once that summary is on the disk with its
+ * checksums (lfs_startio), roll-forward takes the whole write; before,
+ * none of it (thesis 5.2.3).  A function of its own, never inlined, so
+ * that GDB stops here although this file is built -O2.
+ */
+static __attribute__((noinline)) void
+lfs_txnsum(struct segsum *ss)
+{
+	ss->ss_flags |= SS_TXN;		/* GDB: commit */
+}
+
+/*
  * Close the open partial segment and start writing it.  last (LFS_PSEG_*):
  * is it the end of this write (no SS_CONT on a dirop partial segment)?
  */
@@ -318,9 +332,7 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	    !(last && (sp->sg_ifile || sp->sg_end)))
 		ss->ss_flags |= SS_CONT;
 	if (sp->sg_flags & SEGM_TXN)
-		ss->ss_flags |= SS_TXN;		/* without SS_CONT: the COMMIT
-						 * POINT of a group of
-						 * transactions, once on disk */
+		lfs_txnsum(ss);
 	if (sp->sg_dataonly)
 		ss->ss_flags |= SS_DATAONLY;
 	if (sp->sg_flags & SEGM_CLEAN)

@@ -747,7 +747,7 @@ txn_commit(struct txn *t)
 		}
 	error = lfs_segwrite_vnodes(fs->lfs_ump->um_mountp,
 	    SEGM_TXN | SEGM_SYNC | SEGM_DATAONLY, vps, n);
-	free(vps);
+	free(vps);	/* GDB: forced (the write is on the disk, or failed) */
 	now = txn_usec();
 	txn_stats.groups++;
 	while ((g = TAILQ_FIRST(&fs->lfs_txnforce)) != NULL) {

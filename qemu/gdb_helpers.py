@@ -4,10 +4,21 @@
     bufq            the buffer-cache free queues and their counts
     vnode ADDR      a vnode: type, references, lock, mount, dirty buffers
     inode ADDR      a UFS inode: number, mode, size, links, block pointers
+    break-at NAME   a breakpoint on the source line marked /* GDB: NAME */
+    break-at        every such marker, and where it is
 
 Each reads kernel data structures through GDB's Python API, so it works at
 any breakpoint, including in the middle of recovery.
+
+A walk-through (doc/*.md) names the places it stops at by marker, never by
+line number, so the place moves with the code: break-at reads the kernel's
+sources, finds the one line whose comment begins "GDB: NAME", and sets the
+breakpoint there.  A marker is only worth having on a line the compiler
+keeps: in a file the Makefile builds -Og, or in a function of its own.
 """
+import os
+import re
+
 import gdb
 
 STATES = ["SFREE", "SIDL", "SRUN", "SSLEEP", "SSTOP", "SZOMB"]
@@ -132,7 +143,73 @@ class Inode(gdb.Command):
         print(f"  ib {ib}")
 
 
+# The top of the tree: GDB runs this file as a script, with __file__ set.
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KERNEL_DIRS = ("kern", "ufs", "ffs", "lfs", "compat", "conf")
+MARKER = re.compile(r"/\*\s*GDB:\s*([a-z][a-z0-9-]*)")
+NEAR = 3        # lines after a marker GDB may move its breakpoint to
+
+
+def markers() -> dict[str, list[tuple[str, int]]]:
+    """Each marker name in the kernel's sources and where it is: (file
+    relative to the top of the tree, line)."""
+    found: dict[str, list[tuple[str, int]]] = {}
+    for d in KERNEL_DIRS:
+        for root, _, files in os.walk(os.path.join(TOP, d)):
+            for f in sorted(files):
+                if not f.endswith(".c"):
+                    continue
+                path = os.path.join(root, f)
+                with open(path, encoding="utf-8", errors="replace") as src:
+                    for n, line in enumerate(src, 1):
+                        m = MARKER.search(line)
+                        if m:
+                            found.setdefault(m.group(1), []).append(
+                                (os.path.relpath(path, TOP), n))
+    return found
+
+
+class BreakAt(gdb.Command):
+    """break-at NAME: a breakpoint on the line marked /* GDB: NAME */.
+break-at: list the markers."""
+
+    def __init__(self):
+        super().__init__("break-at", gdb.COMMAND_BREAKPOINTS)
+
+    def invoke(self, arg, from_tty):
+        name = arg.strip()
+        found = markers()
+        if not name:
+            for n in sorted(found):
+                for f, line in found[n]:
+                    print(f"{n:<12} {f}:{line}")
+            return
+        where = found.get(name, [])
+        if len(where) != 1:
+            known = ", ".join(sorted(found)) or "none"
+            raise gdb.GdbError(
+                f"break-at: no marker /* GDB: {name} */ (markers: {known})"
+                if not where else f"break-at: /* GDB: {name} */ is in "
+                + " and ".join(f"{f}:{n}" for f, n in where) + ": rename one")
+        path, line = where[0]
+        gdb.execute(f"break {path}:{line}")
+        self.check(gdb.breakpoints()[-1], path, line)
+
+    @staticmethod
+    def check(bp: gdb.Breakpoint, path: str, line: int) -> None:
+        """Say so if GDB put the breakpoint away from the marker: the
+        compiler left no code there."""
+        for loc in getattr(bp, "locations", []):
+            if loc.source is None:
+                continue
+            at = loc.source[1]
+            if not line <= at <= line + NEAR:
+                print(f"break-at: warning: the compiler left no code near "
+                      f"{path}:{line}; GDB stops at line {at} instead")
+
+
 Ps()
 Bufq()
 Vnode()
 Inode()
+BreakAt()

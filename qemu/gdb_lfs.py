@@ -85,9 +85,22 @@ def pointer_to(expr: str, tags: tuple[str, ...]) -> tuple[str, int]:
     raise LfsError(f"{expr} has type {val.type}, not {want}")
 
 
+def kernel_started() -> bool:
+    """Is the kernel's memory there to read?  Not while QEMU waits for
+    GDB (make qemu-gdb): the kernel is not loaded and paging is off."""
+    try:
+        int(gdb.parse_and_eval("mountlist")["tqh_first"])
+        return True
+    except gdb.MemoryError:
+        return False
+
+
 def mounted_lfs() -> list[tuple[str, gdb.Value]]:
-    """(mount point, struct lfs *) of each LFS on the kernel's mountlist."""
+    """(mount point, struct lfs *) of each LFS on the kernel's mountlist;
+    none before the kernel has started."""
     out = []
+    if not kernel_started():
+        return out
     mp = gdb.parse_and_eval("mountlist")["tqh_first"]
     while int(mp):
         if cstring(mp["mnt_op"]["vfs_name"]) == "lfs" and int(mp["mnt_data"]):
@@ -331,6 +344,8 @@ class LfsSb(LfsCommand):
         mounted = mounted_lfs()
         if not mounted:
             hint = " (this frame has an fs: lfs-sb fs)" if frame_fs() else ""
+            if not kernel_started():
+                hint = " (the kernel has not started yet)"
             print(f"lfs-sb: no LFS is mounted{hint}")
             return
         for path, fs in mounted:

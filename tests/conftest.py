@@ -31,7 +31,7 @@ from tests.guest import Guest
 class Guests:
     """The guests of one test, in its tmp_path unless told otherwise.  The
     keyword arguments are Guest's: kargs, mem, profile, sd1_sectors, sd1,
-    faults, allow_reboot, gdb_port."""
+    faults, allow_reboot, gdb_port, gdb_wait."""
 
     def __init__(self, workdir: Path) -> None:
         self.workdir = workdir

@@ -40,7 +40,7 @@ class Guest:
                  faults: Optional[disk.FaultSpec] = None,
                  sd0: Optional[Path] = None, sd1: Optional[Path] = None,
                  allow_reboot: bool = False, gdb_port: Optional[int] = None,
-                 kernel: Optional[Path] = None):
+                 gdb_wait: bool = False, kernel: Optional[Path] = None):
         self.workdir = Path(workdir)
         self.kernel = kernel or BUILD / "kernel"
         self.profile = profile
@@ -49,6 +49,7 @@ class Guest:
         self.faults = faults
         self.allow_reboot = allow_reboot
         self.gdb_port = gdb_port
+        self.gdb_wait = gdb_wait
         self.sd0 = self.workdir / "sd0.img"
         self.sd1 = self.workdir / "sd1.img"
         if not self.sd0.exists():
@@ -80,6 +81,8 @@ class Guest:
                     str(self.workdir / "qemu.log")]
         if self.gdb_port:                   # a gdbstub for tests to attach
             cmd += ["-gdb", f"tcp:127.0.0.1:{self.gdb_port}"]
+            if self.gdb_wait:               # as make qemu-gdb: wait for it
+                cmd.append("-S")
         if os.environ.get("QEMU_GDB"):      # wait for a debugging GDB
             cmd += ["-S", "-gdb", f"tcp::{os.environ['QEMU_GDB']}"]
         if not self.allow_reboot:

@@ -1,4 +1,7 @@
-"""The LFS recovery walk-through (doc/lfs-recovery.md), automated.
+"""Roll-forward seen from GDB, checked against the crashed image: the
+stops of the recovery walk-through (doc/lfs-recovery.md, which
+tests/test_walkthroughs.py runs as written), each checked against what
+the image holds, and the helpers' answers to bad input.
 
 A crashed LFS is made as `make crashimage` makes it (a checkpoint, five
 partial segments after it, the power cut in the middle of a last
@@ -17,19 +20,10 @@ import re
 import pexpect
 
 from qemu import crashimage, launch, lfsdisk
-from tests.guest import BUILD, TOP, free_port
+from tests.guest import BUILD, free_port
 
-ACCEPT_COMMENT = "/* GDB: a partial segment is accepted here */"
 NEW_INO = 7         # /mnt/new: the first inode made after the checkpoint
 APPENDED_INO = 5    # /mnt/src/a: the file the no-dirop fsync wrote (data only)
-
-
-def accept_line() -> int:
-    """The line of the accept comment in lfs/lfs_rfw.c (GDB stops at the
-    first statement after it)."""
-    lines = (TOP / "lfs" / "lfs_rfw.c").read_text().splitlines()
-    return next(i for i, line in enumerate(lines, 1)
-                if ACCEPT_COMMENT in line)
 
 
 # A GDB Python driver: continue to each breakpoint, run the walk-through's
@@ -95,7 +89,7 @@ def gdb_walk(port: int, image, tmp_path) -> pexpect.spawn:
         "-ex", f"target remote 127.0.0.1:{port}",
         *(a for c in launch.gdb_helper_commands() for a in ("-ex", c)),
         "-ex", f"lfs-disk {image}",
-        "-ex", f"break lfs_rfw.c:{accept_line()}",
+        "-ex", "break-at accept",          # the marked line (gdb_helpers.py)
         "-ex", "break lfs_rfw_apply",
         "-ex", "break lfs_rfw_setblk",
         "-ex", "break lfs_statfs",
