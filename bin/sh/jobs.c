@@ -568,7 +568,7 @@ killcmd(int argc, char **argv)
 	int i, n = 0, opts, status;
 
 	nargv = ckmalloc((argc + 2) * sizeof(char *));
-	nargv[n++] = "/bin/kill";
+	nargv[n++] = "kill";
 	opts = 1;
 	if (argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0' &&
 	    strcmp(argv[1], "--") != 0)
@@ -593,8 +593,8 @@ killcmd(int argc, char **argv)
 	}
 	nargv[n] = NULL;
 	if ((jp = makejob(1)) == NULL || forkshell(jp, FORK_NOJOB) == 0) {
-		execv(nargv[0], nargv);
-		fprintf(stderr, "kill: /bin/kill: %s\n", strerror(errno));
+		execvp(nargv[0], nargv);	/* the program, on PATH */
+		fprintf(stderr, "kill: %s\n", strerror(errno));
 		_exit(127);
 	}
 	status = waitforjob(jp);
