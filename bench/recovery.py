@@ -21,11 +21,13 @@ build/bench/recovery.txt and recovery.json (for bench/report.py).
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Iterator
 
 from bench.andrew import REAL
 from bench.fs_bandwidth import SYSTEMS
@@ -40,9 +42,12 @@ ROLLED = re.compile(r"rolled forward (\d+) partial segments, "
 KARGS = "syncinterval=0"
 
 
-def one(profile: str, kb: int) -> tuple[int, int, float]:
-    """(partial segments, kernel ms, host seconds for the mount)"""
-    make, mount = SYSTEMS["LFS"]
+@contextlib.contextmanager
+def after_crash(profile: str, layout: str, kb: int) -> Iterator[Guest]:
+    """A fresh file system of layout (FFS, LFS) holding a synced small
+    file and then kb KB more (64 KB writes and an fsync), the power cut,
+    and a new guest on the same disks, the file system not yet mounted."""
+    make, mount = SYSTEMS[layout]
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         g = Guest(Path(tmp), profile=profile, kargs=KARGS)
         g.boot()
@@ -54,38 +59,33 @@ def one(profile: str, kb: int) -> tuple[int, int, float]:
         g.close()                       # the power goes off
         g = Guest(Path(tmp), profile=profile, kargs=KARGS)
         g.boot()
+        try:
+            yield g
+            g.halt()
+        finally:
+            g.close()
+
+
+def one(profile: str, kb: int) -> tuple[int, int, float]:
+    """(partial segments, kernel ms, host seconds for the mount)"""
+    with after_crash(profile, "LFS", kb) as g:
         t0 = time.monotonic()
-        out = g.ok(f"{mount} /dev/sd1a /mnt", timeout=CMD_TIMEOUT)
+        out = g.ok(f"{SYSTEMS['LFS'][1]} /dev/sd1a /mnt", timeout=CMD_TIMEOUT)
         secs = time.monotonic() - t0
         m = ROLLED.search(out)
         if m is None:
             raise RuntimeError(f"no roll-forward line after {kb} KB: {out}")
         g.ok("umount /mnt")
-        g.halt()
-        g.close()
         return int(m.group(1)), int(m.group(3)), secs
 
 
 def fsck_ffs(profile: str, kb: int) -> float:
     """Seconds fsck_ffs -y takes on an FFS holding kb KB after a power cut."""
-    make, mount = SYSTEMS["FFS"]
-    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        g = Guest(Path(tmp), profile=profile, kargs=KARGS)
-        g.boot()
-        g.ok(f"{make} /dev/rsd1a > /dev/null", timeout=CMD_TIMEOUT)
-        g.ok(f"{mount} /dev/sd1a /mnt && echo base > /mnt/base && sync")
-        if kb:
-            g.ok(f"rawbench -b 65536 -t {kb * 1024} fwrite /mnt/f",
-                 timeout=CMD_TIMEOUT * 2)
-        g.close()                       # the power goes off
-        g = Guest(Path(tmp), profile=profile, kargs=KARGS)
-        g.boot()
+    with after_crash(profile, "FFS", kb) as g:
         out, _ = g.run("time fsck_ffs -y /dev/rsd1a 2>&1", CMD_TIMEOUT)
         m = REAL.search(out)
         if m is None:
             raise RuntimeError(f"fsck_ffs after {kb} KB: {out}")
-        g.halt()
-        g.close()
         return float(m.group(1))
 
 
