@@ -8,6 +8,7 @@
 #include "kern/systm.h"
 #include "kern/proc.h"
 #include "kern/malloc.h"
+#include "kern/vm_page.h"
 #include "kern/buf.h"
 #include "kern/vnode.h"
 #include "kern/mount.h"
@@ -131,6 +132,7 @@ main(u_int32_t magic, u_int32_t mbi_pa)
 	printf("%s\n", version);
 	machdep_init();
 	kmem_init(V2P(end), physmem);
+	vm_page_init();
 	pmap_bootstrap(physmem);
 	printf("real mem = %u KB, avail mem = %u KB\n", physmem / 1024,
 	    kmem_free_pages() * 4);

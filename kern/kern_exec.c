@@ -197,15 +197,16 @@ setup_stack(struct pmap *pm, struct execargs *ea, const struct emul *em,
 	words[1 + ea->argc] = 0;
 	words[nptr - 1] = 0;
 	memcpy(words + nptr, aux, naux * 4);
-	pmap_copyout(pm, sp, words, (nptr + naux) * 4);
-	pmap_copyout(pm, strbase, ea->buf, ea->len);
-	if (em->e_nrandom > 0) {
+	error = pmap_copyout(pm, sp, words, (nptr + naux) * 4);
+	if (error == 0)
+		error = pmap_copyout(pm, strbase, ea->buf, ea->len);
+	if (error == 0 && em->e_nrandom > 0) {
 		read_random(rnd, em->e_nrandom);
-		pmap_copyout(pm, rndbase, rnd, em->e_nrandom);
+		error = pmap_copyout(pm, rndbase, rnd, em->e_nrandom);
 	}
 	free(words);
 	*spp = sp;
-	return 0;
+	return error;
 }
 
 /* The emulation whose program this ELF image is. */

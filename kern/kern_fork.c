@@ -1,8 +1,10 @@
 /*
  * fork: a new process with a copy of the parent's address space, open
- * files, current directory, credentials and signal state.  The child
- * starts in trapret with the parent's registers, except that fork
- * returns 0 to it (and 1 in %edx, as 4.4BSD).
+ * files, current directory, credentials and signal state.  The copy is
+ * lazy: pmap_copy shares the pages copy-on-write, and a page is copied
+ * only when one of the two first writes it.  The child starts in trapret
+ * with the parent's registers, except that fork returns 0 to it (and 1
+ * in %edx, as 4.4BSD).
  */
 #include "kern/systm.h"
 #include "kern/proc.h"

@@ -151,6 +151,7 @@ PROGRAM_TIMEOUT = 180
 # Arguments each program runs with unless the test gives others.
 ARGS = {
     "proctests": "",
+    "cowtests": "",
     "pipetests": "",
     "sigtests": "",
     "badptrs": "-d /tmp",
@@ -197,6 +198,25 @@ HINTS = {
         "WNOHANG": "sys_wait4: with WNOHANG return 0 while children run",
         "group": "kill_matches()/gsignal() in kern_sig.c, and setpgid",
         "exec": "kern_execve: copyvec/addarg, ARG_MAX and the #! header",
+    },
+    "cowtests": {
+        "stay in": "pmap_copy must clear PG_RW and set PG_COW in both page "
+                   "tables and reload %cr3; pmap_cow copies a shared page",
+        "read(2)": "a copyout to a PG_COW page faults (CR0.WP) and trap() "
+                   "must call pmap_cow before the onfault recovery",
+        "pipe": "pmap_cow on a kernel write fault (copyout in pipe_read)",
+        "exec": "kern_execve's pmap_destroy of the old image drops its "
+                "references (vm_page_unref), pmap_cow reuses a page left "
+                "with one",
+        "SIGSEGV": "pmap_cow must refuse a read-only page without PG_COW "
+                   "(text, rodata): EFAULT, then SIGSEGV",
+        "shares": "pmap_copy maps the pages (vm_page_ref), no copying",
+        "given back": "pmap_remove must vm_page_unref every page, "
+                      "pmap_unshare the shared one it copied",
+        "every page back": "pmap_remove must vm_page_unref every page, "
+                           "pmap_unshare the shared one it copied",
+        "big": "pmap_unshare: ENOMEM when vm_page_alloc fails; trap() "
+               "kills the process (SIGKILL), never panics",
     },
     "pipetests": {
         "atomic": "pipe_write: a write of PIPE_BUF bytes or less waits "
@@ -306,7 +326,8 @@ HINTS = {
 
 # Console lines a program's run may show besides its own: the kernel's
 # ordinary notices.
-ORDINARY = re.compile(r"file system full")
+ORDINARY = re.compile(r"file system full|"
+                      r"out of memory for a copy-on-write page, killed")
 
 
 @dataclass

@@ -252,8 +252,10 @@ linux_sys_clone(struct proc *p, const u_int32_t *args, int *rval)
 	if ((error = linux_bsdcall(p, SYS_fork, NULL, rval)) != 0)
 		return error;
 	w = rval[0];
+	/* The child's page is still the parent's, copy-on-write: pmap_copyout
+	 * gives the child its own (and skips the store if memory is out). */
 	if (settid)
-		pmap_copyout(pfind(w)->p_pmap, ctid, &w, sizeof(w));
+		(void)pmap_copyout(pfind(w)->p_pmap, ctid, &w, sizeof(w));
 	if (flags & LINUX_CLONE_PARENT_SETTID)
 		(void)copyout(&w, PTR(2), sizeof(w));
 	return 0;

@@ -31,6 +31,7 @@
 #define PG_RW		0x002		/* writable */
 #define PG_U		0x004		/* user accessible */
 #define PG_PS		0x080		/* 4 MB page (in a PDE) */
+#define PG_COW		0x200		/* software: copy on write (pmap_cow) */
 #define PG_FRAME	0xfffff000
 
 #define CR0_PE		0x00000001

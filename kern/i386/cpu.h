@@ -42,6 +42,10 @@ struct trapframe {
 #define T_IRQ0		32
 #define T_SYSCALL	128
 
+/* a page fault's error code */
+#define PGEX_P		0x01		/* present: a protection fault */
+#define PGEX_W		0x02		/* a write */
+
 #define USERMODE(tf)	(((tf)->tf_cs & 3) == SEL_UPL)
 
 static inline u_int8_t

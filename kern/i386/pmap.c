@@ -4,12 +4,20 @@
  * The kernel half of every page directory is a copy of kernel_pmap's:
  * physical memory mapped at KERNBASE with 4 MB pages that never change
  * after boot, so copying the entries once is all the sharing needed.
- * User pages are 4 KB, allocated zeroed when mapped; fork copies them
- * (no copy-on-write: a teaching simplification that costs memory and
- * time on fork, not correctness).
+ * User pages are 4 KB, allocated zeroed when mapped; kern/vm_page.c
+ * counts the page tables that map each one.
+ *
+ * Copy-on-write (4.4BSD vm_fork): fork maps each of the parent's pages
+ * in the child as well, a writable one read-only in both and marked
+ * PG_COW.  The first write to it faults, and pmap_cow gives the writer a
+ * copy of its own, or the page itself back writable if no other mapping
+ * is left.  CR0.WP (locore.S) makes the kernel's copyout fault like a
+ * user write; pmap_copyout, which writes through the kernel's map and so
+ * past the protection, breaks the sharing itself.
  */
 #include "kern/systm.h"
 #include "kern/malloc.h"
+#include "kern/vm_page.h"
 #include "kern/i386/cpu.h"
 #include "kern/i386/pmap.h"
 
@@ -64,7 +72,8 @@ pmap_pte(struct pmap *pm, u_int32_t va, int alloc)
 	u_int32_t *pde = &pm->pm_pdir[PDX(va)], *pt;
 
 	if (!(*pde & PG_P)) {
-		if (!alloc)
+		/* A page table is user memory too: never from the reserve. */
+		if (!alloc || kmem_free_pages() < KMEM_RESERVE)
 			return NULL;
 		pt = page_alloc(1, M_NOWAIT | M_ZERO);
 		if (pt == NULL)
@@ -75,7 +84,39 @@ pmap_pte(struct pmap *pm, u_int32_t va, int alloc)
 	return &pt[PTX(va)];
 }
 
-/* Map a new zeroed page at va.  Returns 0 or ENOMEM. */
+/* Forget a stale translation of va, if pm is the space in use. */
+static void
+pmap_invalidate(struct pmap *pm, u_int32_t va)
+{
+	if (rcr3() == pm->pm_pdirpa)
+		invlpg(va);
+}
+
+/*
+ * Make the mapped page at va writable by pm alone: a copy if another page
+ * table maps it too, the page itself if not.  0 or ENOMEM.
+ */
+static int
+pmap_unshare(struct pmap *pm, u_int32_t va, u_int32_t *pte)
+{
+	void *page = P2V(*pte & PG_FRAME), *copy;
+
+	if (vm_page_shared(page)) {
+		if ((copy = vm_page_alloc(0)) == NULL)
+			return ENOMEM;
+		memcpy(copy, page, PAGE_SIZE);
+		vm_page_unref(page);
+		*pte = V2P(copy) | (*pte & ~PG_FRAME);
+	}
+	*pte = (*pte | PG_RW) & ~PG_COW;
+	pmap_invalidate(pm, va);
+	return 0;
+}
+
+/*
+ * Map a new zeroed page at va, or make the page there writable (exec's
+ * segments may share a page).  0 or ENOMEM.
+ */
 int
 pmap_enter(struct pmap *pm, u_int32_t va, int writable)
 {
@@ -83,25 +124,47 @@ pmap_enter(struct pmap *pm, u_int32_t va, int writable)
 	void *page;
 
 	KASSERT(va < VM_MAXUSER_ADDRESS);
-	/* User memory stops short of the kernel's reserve: ENOMEM, not a
-	 * later kernel allocation that cannot be refused. */
-	if (kmem_free_pages() < KMEM_RESERVE)
-		return ENOMEM;
 	pte = pmap_pte(pm, va, 1);
 	if (pte == NULL)
 		return ENOMEM;
 	if (*pte & PG_P) {
-		if (writable)
-			*pte |= PG_RW;
+		if (writable && !(*pte & PG_RW))
+			return pmap_unshare(pm, va, pte);
 		return 0;
 	}
-	page = page_alloc(1, M_NOWAIT | M_ZERO);
-	if (page == NULL)
+	if ((page = vm_page_alloc(M_ZERO)) == NULL)
 		return ENOMEM;
 	*pte = V2P(page) | PG_P | PG_U | (writable ? PG_RW : 0);
 	pm->pm_npages++;
-	if (rcr3() == pm->pm_pdirpa)
-		invlpg(va);
+	pmap_invalidate(pm, va);
+	return 0;
+}
+
+/*
+ * A write to the page at va: if it is copy-on-write, make it pm's own
+ * and writable.  0 if the page is writable now; EFAULT if it is not
+ * mapped or read-only for good; ENOMEM if there is no page for the copy.
+ */
+int
+pmap_cow(struct pmap *pm, u_int32_t va)
+{
+	u_int32_t *pte;
+	int shared, error;
+
+	if (va >= VM_MAXUSER_ADDRESS || (pte = pmap_pte(pm, va, 0)) == NULL ||
+	    !(*pte & PG_P))
+		return EFAULT;
+	if (*pte & PG_RW)
+		return 0;
+	if (!(*pte & PG_COW))
+		return EFAULT;
+	shared = vm_page_shared(P2V(*pte & PG_FRAME));
+	if ((error = pmap_unshare(pm, va, pte)) != 0)
+		return error;
+	if (shared)
+		vm_stats.vm_cow_copies++;
+	else
+		vm_stats.vm_cow_reuses++;
 	return 0;
 }
 
@@ -118,11 +181,10 @@ pmap_remove(struct pmap *pm, u_int32_t sva, u_int32_t eva)
 		}
 		pte = pmap_pte(pm, va, 0);
 		if (*pte & PG_P) {
-			page_free(P2V(*pte & PG_FRAME), 1);
+			vm_page_unref(P2V(*pte & PG_FRAME));
 			*pte = 0;
 			pm->pm_npages--;
-			if (rcr3() == pm->pm_pdirpa)
-				invlpg(va);
+			pmap_invalidate(pm, va);
 		}
 	}
 }
@@ -140,29 +202,40 @@ pmap_extract(struct pmap *pm, u_int32_t va)
 	return (char *)P2V(*pte & PG_FRAME) + (va & (PAGE_SIZE - 1));
 }
 
-/* Copy every user page of src into dst (fork).  0 or ENOMEM. */
+/*
+ * fork: map every user page of src in dst as well.  A writable page
+ * becomes read-only and PG_COW in both, so that the first write to it,
+ * by either, copies it (pmap_cow).  0 or ENOMEM; dst then maps what it
+ * got, for pmap_destroy.
+ */
 int
 pmap_copy(struct pmap *dst, struct pmap *src)
 {
-	u_int32_t pdx, ptx, va;
+	u_int32_t pdx, ptx, *spt, *dpt;
+	int error = 0;
 
 	for (pdx = 0; pdx < KPDE_FIRST; pdx++) {
-		u_int32_t *pt;
-
 		if (!(src->pm_pdir[pdx] & PG_P))
 			continue;
-		pt = P2V(src->pm_pdir[pdx] & PG_FRAME);
+		if ((dpt = pmap_pte(dst, pdx << 22, 1)) == NULL) {
+			error = ENOMEM;
+			break;
+		}
+		spt = P2V(src->pm_pdir[pdx] & PG_FRAME);
 		for (ptx = 0; ptx < 1024; ptx++) {
-			if (!(pt[ptx] & PG_P))
+			if (!(spt[ptx] & PG_P))
 				continue;
-			va = (pdx << 22) | (ptx << 12);
-			if (pmap_enter(dst, va, pt[ptx] & PG_RW) != 0)
-				return ENOMEM;
-			memcpy(pmap_extract(dst, va), P2V(pt[ptx] & PG_FRAME),
-			    PAGE_SIZE);
+			if (spt[ptx] & PG_RW)
+				spt[ptx] = (spt[ptx] & ~PG_RW) | PG_COW;
+			dpt[ptx] = spt[ptx];
+			vm_page_ref(P2V(spt[ptx] & PG_FRAME));
+			dst->pm_npages++;
 		}
 	}
-	return 0;
+	/* Whatever happened, src's writable translations must go. */
+	if (rcr3() == src->pm_pdirpa)
+		lcr3(src->pm_pdirpa);
+	return error;
 }
 
 void
@@ -181,18 +254,27 @@ pmap_destroy(struct pmap *pm)
 	free(pm);
 }
 
-/* Copy into another address space's mapped pages (exec's new stack). */
-void
+/*
+ * Copy into another address space (exec's new stack, a Linux child's
+ * thread id).  The copy goes through the kernel's map of the pages, past
+ * the page tables' protection, so a page still shared after fork is
+ * made pm's own first.  0, EFAULT or ENOMEM.
+ */
+int
 pmap_copyout(struct pmap *pm, u_int32_t va, const void *src, u_int32_t len)
 {
 	const char *s = src;
+	int error;
 
 	while (len > 0) {
 		u_int32_t n = MIN(len, PAGE_SIZE - (va & (PAGE_SIZE - 1)));
 
+		if ((error = pmap_cow(pm, va)) != 0)
+			return error;
 		memcpy(pmap_extract(pm, va), s, n);
 		va += n;
 		s += n;
 		len -= n;
 	}
+	return 0;
 }

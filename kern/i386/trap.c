@@ -4,6 +4,10 @@
  *
  *   - a device interrupt goes to its driver (intr_dispatch);
  *   - a system call goes to syscall();
+ *   - a write to a page fork left shared (copy-on-write), by the user
+ *     or by the kernel's copyout, gets the process its own copy and is
+ *     retried; with no memory for the copy the process is killed (a
+ *     copyout fails with EFAULT);
  *   - a fault in user mode becomes a signal to the process (SIGSEGV,
  *     SIGILL, SIGFPE, SIGBUS, SIGTRAP), except a fault just below the
  *     stack, which grows the stack;
@@ -61,6 +65,19 @@ grow_stack(struct proc *p, u_int32_t va)
 	return pmap_enter(p->p_pmap, trunc_page(va), 1) == 0;
 }
 
+/*
+ * A write to a present, read-only user page may be a copy-on-write one:
+ * pmap_cow makes it the process's own.  0 if the write may be retried.
+ */
+static int
+cow_fault(struct proc *p, struct trapframe *tf, u_int32_t va)
+{
+	if (p == NULL || p->p_pmap == NULL ||
+	    (tf->tf_err & (PGEX_P | PGEX_W)) != (PGEX_P | PGEX_W))
+		return EFAULT;
+	return pmap_cow(p->p_pmap, va);
+}
+
 static void
 userret(struct trapframe *tf)
 {
@@ -81,7 +98,8 @@ void
 trap(struct trapframe *tf)
 {
 	struct proc *p = curproc;
-	int sig = 0, user = USERMODE(tf);
+	int sig = 0, user = USERMODE(tf), error;
+	u_int32_t va;
 
 	if (user && p)
 		cputime_enter(p);
@@ -104,15 +122,27 @@ trap(struct trapframe *tf)
 
 	switch (tf->tf_trapno) {
 	case T_PAGEFLT:
+		va = rcr2();
+		if ((error = cow_fault(p, tf, va)) == 0) {
+			if (user)
+				goto out;
+			return;
+		}
 		if (!user && onfault != 0) {
 			/* copyin/copyout: an untouched stack page grows, like
 			 * a user access; anything else is EFAULT. */
-			if (p && grow_stack(p, rcr2()))
+			if (p && grow_stack(p, va))
 				return;
 			tf->tf_eip = onfault;
 			return;
 		}
-		if (user && grow_stack(p, rcr2()))
+		if (user && error == ENOMEM) {
+			printf("pid %d (%s): out of memory for a copy-on-write "
+			    "page, killed\n", p->p_pid, p->p_comm);
+			sig = SIGKILL;
+			break;
+		}
+		if (user && grow_stack(p, va))
 			goto out;
 		sig = SIGSEGV;
 		break;

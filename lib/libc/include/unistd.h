@@ -152,6 +152,8 @@ struct diskstats;
 int	 getproc(struct kinfo_proc *, int);		/* sys/kinfo.h */
 int	 diskstats(int, struct diskstats *, int);	/* sys/diskstats.h */
 int	 bufstats(void *);
+struct vmstats;
+int	 vmstats(struct vmstats *);			/* sys/vmstats.h */
 struct fsid;					/* sys/mount.h */
 struct block_info;				/* sys/ufs/lfs.h */
 struct lfs_stats;

@@ -215,6 +215,7 @@ int txn_abort(void)		{ return fail(ENOSYS); }
 int txn_detect(void)		{ return fail(ENOSYS); }
 int txnstats(struct txnstats *s, int r) { return fail(ENOSYS); }
 int uname(struct utsname *u)	{ return fail(ENOSYS); }	/* the guest's names */
+int vmstats(struct vmstats *v)	{ return fail(ENOSYS); }
 int syscall(int n, ...)		{ return fail(ENOSYS); }
 
 int

@@ -160,6 +160,7 @@ CALL(c_sigaction_old, sigaction(SIGUSR1, NULL, P))
 CALL(c_getproc, getproc(P, 8))
 CALL(c_diskstats, syscall(SYS_diskstats, 0, P, 0))
 CALL(c_bufstats, syscall(SYS_bufstats, P))
+CALL(c_vmstats, syscall(SYS_vmstats, P))
 CALL(c_ioctl_out, ioctl(consfd, TIOCGPGRP, P))
 
 /*
@@ -377,6 +378,7 @@ test_pointers(void)
 	efault("getproc", c_getproc, outbufs + 1, NBAD(outbufs) - 1);
 	efault("diskstats", c_diskstats, outbufs + 1, NBAD(outbufs) - 1);
 	efault("bufstats", c_bufstats, outbufs, NBAD(outbufs));
+	efault("vmstats", c_vmstats, outbufs, NBAD(outbufs));
 	efault("ioctl TIOCGPGRP", c_ioctl_out, outbufs, NBAD(outbufs));
 	efault("wait4 status", c_wait4, outbufs + 1, NBAD(outbufs) - 1);
 	efault("wait4 rusage", c_wait4_rusage, outbufs + 1, NBAD(outbufs) - 1);
