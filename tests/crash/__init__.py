@@ -25,7 +25,7 @@ failing point with what differed and where its image is kept (DIR/WORKLOAD/
 pointN/crash.img, the disk before the mount: make qemu SD1=IMG boots on it), and
 a total; the exit status is 1 if any point failed.  Each point boots a guest
 (1.3 to 2 s, 5 s on the cleaner workload's fuller disk); about 330 points take
-15 minutes on two shared cores.  tests/test_crash.py checks a fixed sample;
---sample N --pick K --seed S checks a sample of K workloads that the seed
-chooses (a lab's hidden run: labs/rollforward/lab.toml).
+15 minutes on two shared cores, and ckpt's 530 another 15.  tests/test_crash.py
+checks a fixed sample; --sample N --pick K --seed S checks a sample of K
+workloads that the seed chooses (a lab's hidden run: labs/rollforward/lab.toml).
 """
