@@ -76,31 +76,23 @@ lfs_rfw_done(struct buf *bp)
 	}
 }
 
-/* Does this inode block hold the ifile's inode? */
-static int
-lfs_rfw_hasifile(struct lfs *fs, const void *blk)
-{
-	const struct dinode *dip = blk;
-	u_int32_t i;
-
-	for (i = 0; i < fs->lfs_dlfs.dlfs_inopb; i++)
-		if (dip[i].di_inumber == LFS_IFILE_INUM)
-			return 1;
-	return 0;
-}
-
 /*
  * Is there a valid partial segment at daddr with this serial, ending by
  * limit?  Its summary into sum; *ifblk: the block holding the ifile's
- * inode in it, or 0.
+ * inode in it, or 0.  Valid: a sound summary (magic number, ss_sumsum,
+ * FINFOs: lfs_sscheck) with the serial asked for, whose blocks fit
+ * before limit, and whose ss_datasum is the checksum of those blocks
+ * (where a torn write fails).
  */
 static int
 lfs_rfw_valid(struct lfs *fs, u_int32_t daddr, u_int64_t serial,
     u_int32_t limit, u_int8_t *sum, u_int32_t *ifblk)
 {
+	/* LAB(rollforward) begin */
 	struct dlfs *d = &fs->lfs_dlfs;
 	struct segsum *ss = (struct segsum *)sum;
-	u_int32_t crc = 0, b, n, i, first;
+	const struct dinode *dip;
+	u_int32_t crc = 0, b, n, i, j, first;
 	struct buf *bp;
 
 	*ifblk = 0;
@@ -119,13 +111,22 @@ lfs_rfw_valid(struct lfs *fs, u_int32_t daddr, u_int64_t serial,
 		if (lfs_rfw_read(fs, b, n, &bp) != 0)
 			return 0;
 		crc = lfs_crc32(crc, bp->b_data, n * d->dlfs_bsize);
-		for (i = 0; i < n; i++)
-			if (b + i >= first && lfs_rfw_hasifile(fs,
-			    bp->b_data + i * d->dlfs_bsize))
-				*ifblk = b + i;
+		for (i = 0; i < n; i++) {
+			if (b + i < first)
+				continue;		/* a data block */
+			dip = (const struct dinode *)(bp->b_data +
+			    i * d->dlfs_bsize);
+			for (j = 0; j < d->dlfs_inopb; j++)
+				if (dip[j].di_inumber == LFS_IFILE_INUM)
+					*ifblk = b + i;
+		}
 		lfs_rfw_done(bp);
 	}
 	return crc == ss->ss_datasum;
+	/* LAB(rollforward) end, stub:
+	 *	*ifblk = 0;
+	 *	return 0;
+	 */
 }
 
 /*
@@ -156,6 +157,7 @@ lfs_rfw_accept(struct lfs_rfw *rf, struct dlfs *d, u_int32_t daddr,
 	p = &rf->rf_psegs[rf->rf_nvalid++];
 	p->p_daddr = daddr;
 	p->p_nblocks = ssp->ss_nblocks;
+	/* LAB(rollforward) begin */
 	/*
 	 * An ifile is whole only in the last partial segment of its write
 	 * (SS_CKP, or a dirop's without SS_CONT): an earlier one may have
@@ -172,6 +174,9 @@ lfs_rfw_accept(struct lfs_rfw *rf, struct dlfs *d, u_int32_t daddr,
 		rf->rf_hot = *h;
 	rf->rf_serial = ssp->ss_serial;
 	rf->rf_lastpseg = daddr;
+	/* LAB(rollforward) end, stub:
+	 *	p->p_ifblk = 0;
+	 */
 }
 
 /*
@@ -315,10 +320,18 @@ lfs_rfw_hasblocks(struct lfs *fs, const struct dinode *dp)
 	return 0;
 }
 
-/* The copy of inode dp in block iaddr becomes the map's. */
+/*
+ * The copy of inode dp in block iaddr becomes the map's, unless the map
+ * has the inode free or at another version (freed, or freed and reused,
+ * after this copy was written: the newer ifile knows better).  The live
+ * bytes go with it: the inode's own from its old block's segment to
+ * iaddr's, and those of every block it points to and the old copy did
+ * not (lfs_rfw_diff), and back.
+ */
 static void
 lfs_rfw_inode(struct lfs *fs, const struct dinode *dp, u_int32_t iaddr)
 {
+	/* LAB(rollforward) begin */
 	static const struct dinode none;
 	struct dinode old;
 	struct lfs_ifref r;
@@ -350,6 +363,9 @@ lfs_rfw_inode(struct lfs *fs, const struct dinode *dp, u_int32_t iaddr)
 		lfs_rfw_diff(fs, old.di_db[i], dp->di_db[i], 0);
 	for (i = 0; i < NIADDR; i++)
 		lfs_rfw_diff(fs, old.di_ib[i], dp->di_ib[i], i + 1);
+	/* LAB(rollforward) end, stub:
+	 *	return;
+	 */
 }
 
 /* fn for every inode of the inode blocks of the partial segment ss. */

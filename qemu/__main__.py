@@ -3,6 +3,7 @@
     python3 -m qemu boot [--gdb] [--disk P] [--sd1-from IMG] ...   make qemu, make qemu-gdb
     python3 -m qemu crashimage [OUT]                               make crashimage
     python3 -m qemu crashtest [-w W,...] [-s SEED] [--sample N]    make crashtest
+                              [--pick N]
     python3 -m qemu bench [--profile P]                            make bench (and report)
 
 Run it from the top of the tree, where the packages qemu, tests and bench
@@ -36,7 +37,7 @@ def crashtest(args: argparse.Namespace) -> int:
     from tests.crash import points
     workloads = args.workloads.split(",") if args.workloads else None
     return points.crashtest(workloads, args.seed, args.sample, args.torn,
-                            args.work)
+                            args.work, args.pick)
 
 
 def bench(args: argparse.Namespace) -> int:
@@ -90,6 +91,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-s", "--seed", type=int, default=1)
     p.add_argument("--sample", type=int, default=0,
                    help="check only N sampled points per workload (0: all)")
+    p.add_argument("--pick", type=int, default=0,
+                   help="crash only N of the workloads, chosen by the seed "
+                   "(0: all)")
     p.add_argument("--torn", type=int, default=4,
                    help="tear every N-th multi-sector write (0: none)")
     p.add_argument("--work", type=Path, default=TOP / "build" / "crash")

@@ -96,7 +96,7 @@ class Model:
             names.pop(w[2], None)
             for p, t in moved.items():
                 names[w[2] + p[len(w[1]):]] = t
-        elif op != "fsync":
+        elif op not in ("fsync", "sync"):
             raise ValueError(f"unknown operation {line!r}")
         self.ops.append(line)
         self.states.append(State(names, versions))

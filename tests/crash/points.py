@@ -246,17 +246,28 @@ def summary(workload: str, results: list[PointResult]) -> str:
             f"{secs / max(len(results), 1):.2f} s per point)")
 
 
+def pick_workloads(workloads: list[str], n: int, seed: int) -> list[str]:
+    """n of the workloads chosen by the seed, in their order (all if n is 0):
+    a hidden run with another seed crashes other workloads."""
+    if not n or n >= len(workloads):
+        return list(workloads)
+    chosen = set(random.Random(f"pick/{seed}").sample(workloads, n))
+    return [w for w in workloads if w in chosen]
+
+
 def crashtest(workloads: Optional[list[str]], seed: int, sample_n: int,
-              torn: int, work: Path) -> int:
+              torn: int, work: Path, pick: int = 0) -> int:
     """make crashtest (python3 -m qemu crashtest): every workload (WORKLOADS
     and the TPC-B runs of tpcb.py's WORKLOADS by default; "tpcb" names all of
-    those), each point or a sample of sample_n; print a summary per workload
-    and a total; 1 if any point failed."""
+    those), or pick of them chosen by the seed, each point or a sample of
+    sample_n; print a summary per workload and a total; 1 if any point
+    failed."""
     from tests.crash import tpcb    # it imports this module's Replayer
     t0 = time.monotonic()
     chosen = []
     for w in workloads or (*WORKLOADS, *tpcb.WORKLOADS):
         chosen += tpcb.WORKLOADS if w == "tpcb" else [w]
+    chosen = pick_workloads(chosen, pick, seed)
     lines, total, good, notes = [], 0, 0, set()
     out = (lambda s: print(s, flush=True))
     for w in chosen:

@@ -10,7 +10,7 @@
  *
  *	OP create PATH			open(O_CREAT | O_TRUNC), close
  *	OP write PATH OFF LEN SEED	LEN bytes of gen(SEED) at OFF
- *	OP fsync PATH
+ *	OP fsync PATH | OP sync
  *	OP mkdir PATH | OP rmdir PATH | OP unlink PATH | OP rename FROM TO
  *
  * so the host's model (tests/crash/model.py) replays the same operations
@@ -25,7 +25,8 @@
  * directories, replacing targets), mkdirs (a growing tree with files and
  * rmdirs), seq (a 3 MB sequential write), overwrite (random overwrites of
  * a 256 KB file), append (appends and overwrites of four files, each
- * fsync'd), cleaner (a fragmented, nearly full file system in
+ * fsync'd), ckpt (small writes, each fsync'd and followed by a sync:
+ * many checkpoints), cleaner (a fragmented, nearly full file system in
  * setup; unlinks and new files, while a cleaner runs, in run), txn
  * (kernel transactions on protected files: one that appends a line to
  * 250 files in five directories, three times, then four processes
@@ -192,6 +193,17 @@ do_fsync(const char *path)
 	close(fd);
 	if (handshake)
 		durable();
+}
+
+/*
+ * A checkpoint (lfs_sync).  sync(2) does not wait for it, so it makes
+ * nothing durable the host could count on: no handshake.
+ */
+static void
+do_sync(void)
+{
+	opline("sync");
+	sync();
 }
 
 static void
@@ -418,6 +430,30 @@ w_append(int setup)
 }
 
 /*
+ * ckpt: many checkpoints, each after an fsync'd write: small writes to
+ * eight files made in setup, each fsync'd (a forced write), then a sync.
+ * The checkpoints whose ifile crosses into a new segment write it in two
+ * rounds (lfs_writeifile); there are enough of them that some do.
+ */
+static void
+w_ckpt(int setup)
+{
+	char p[8];
+	int i;
+
+	for (i = 0; i < (setup ? 8 : 128); i++) {
+		snprintf(p, sizeof(p), "k%d", i % 8);
+		if (setup) {
+			newfile(p, 1 + rnd(12000));
+			continue;
+		}
+		do_write(p, rnd(12000), 1 + rnd(6000));
+		do_fsync(p);
+		do_sync();
+	}
+}
+
+/*
  * cleaner: setup fills about 12 MB of a 16 MB file system and unlinks
  * every other file, leaving segments half live; run unlinks the rest
  * one by one and writes new files, so the cleaner must move live blocks
@@ -555,6 +591,7 @@ static const struct {
 	{ "files", w_files }, { "rename", w_rename }, { "mkdirs", w_mkdirs },
 	{ "seq", w_seq }, { "overwrite", w_overwrite },
 	{ "cleaner", w_cleaner }, { "txn", w_txn }, { "append", w_append },
+	{ "ckpt", w_ckpt },
 };
 
 /* One entry of the digest, and a directory's entries after it. */
