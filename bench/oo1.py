@@ -21,7 +21,11 @@ commit):
   insert     100 new parts and their 300 connections, committed
   traverse   from a random part, its connections followed depth first for 7
              hops: 3280 parts
-  rtraverse  the same backwards, along the connections to a part
+  rtraverse  the same backwards, along the connections to a part, until 3280
+             parts are visited (a walk that ends sooner is followed by one from
+             another random part: the connections to a part are random in
+             number, and the thesis' steady backward times say its runs did
+             the forward traversal's work)
 
 Before every test the file system is unmounted and mounted: a cold cache.
 The thesis recopied the database and read unrelated files through the cache
@@ -83,7 +87,8 @@ THESIS = {
 SIZE_LINE = re.compile(r"^(\w+)\s+(?:B-tree|fixed-length record)\s+(\d+)\s+(\d+)\s+(\d+)$",
                        re.M)
 LOAD = re.compile(r"oo1 load: (\d+) parts, (\d+) connections in (\d+) ms")
-DONE = re.compile(r"oo1 (\w+): (\d+) parts (?:found|visited|inserted)(?: \(\d+ connections\))?"
+DONE = re.compile(r"oo1 (\w+): (\d+) parts (?:found|visited|inserted)"
+                  r"(?: \((\d+) (?:connections|walks?)\))?"
                   r" in (\d+) ms, (\d+) pages read, (\d+) pages written, close (\d+) ms")
 DF = re.compile(r"^/dev/sd1a\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)%", re.M)
 
@@ -92,6 +97,7 @@ DF = re.compile(r"^/dev/sd1a\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)%", re.M)
 class Test:
     seconds: float
     count: int          # parts found, visited or inserted
+    walks: int          # traversals: the walks it took to visit them
     pages_read: int     # by libdb's page caches
     disk_reads: int     # sd1's counters
     disk_writes: int
@@ -129,9 +135,10 @@ def one_test(g: Guest, test: str, seed: int, mount: str) -> Test:
     m, io = DONE.search(out), IOSTAT.search(out)
     if m is None or io is None or m.group(1) != test:
         raise RuntimeError(f"oo1 {test}:\n{out[-2000:]}")
-    return Test(int(m.group(3)) / 1000, int(m.group(2)), int(m.group(4)),
+    walks = int(m.group(3)) if "traverse" in test and m.group(3) else 0
+    return Test(int(m.group(4)) / 1000, int(m.group(2)), walks, int(m.group(5)),
                 int(io.group(1)), int(io.group(2)), float(io.group(7)) / 1000,
-                int(m.group(6)) / 1000)
+                int(m.group(7)) / 1000)
 
 
 def measure(profile: str, parts: int, runs: int, systems: list[str]) -> dict[str, System]:
@@ -217,8 +224,10 @@ def table(res: dict[str, System], profile: str, parts: int, runs: int) -> str:
     lines += ["", "load (untimed by the thesis) and the file system at the end:"]
     for name, s in res.items():
         close = statistics.mean(r["insert"].close_s for r in s.runs)
+        walks = ", ".join(str(r["rtraverse"].walks) for r in s.runs)
         lines.append(f"  {name}: load {s.load_s:.1f} s; {s.df_used_pct}% of the file system "
-                     f"used after the runs; insert's close (fsync, checkpoint) {close:.2f} s")
+                     f"used after the runs; insert's close (fsync, checkpoint) {close:.2f} s; "
+                     f"rtraverse's walks by run: {walks}")
     return "\n".join(lines)
 
 

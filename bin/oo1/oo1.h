@@ -44,7 +44,8 @@
 
 #define TYPELEN		10	/* OO1's type string[10] */
 #define NCONN		3	/* connections from each part */
-#define HOPS		7	/* traverse: 1 + 3 + ... + 3^7 = 3280 parts */
+#define HOPS		7	/* traverse: depth first, 7 hops deep */
+#define TRAVERSED	3280	/* ... visiting 1 + 3 + ... + 3^7 parts */
 #define LOOKUPS		1000
 #define INSERTS		100
 #define XYMAX		100000	/* x and y are 0 .. XYMAX - 1 */

@@ -143,7 +143,7 @@ def oo1_json(out: Path) -> None:
         s = oo1.System(sizes={rel: (n, int(mb * 1e6)) for rel, (_, _, n, mb)
                               in oo1.THESIS_SIZES.items()}, load_s=40.0)
         for k in range(2):
-            s.runs.append({t: oo1.Test((10.0 + k) * scale, 1000, 900, 600, 10, 8.0, 0.5)
+            s.runs.append({t: oo1.Test((10.0 + k) * scale, 1000, 1, 900, 600, 10, 8.0, 0.5)
                            for t in oo1.TESTS})
         res[name] = s
     write_json(args(out, parts=20000, runs=2), "oo1", oo1.json_tables(res, 2), mem=16,
