@@ -2,7 +2,7 @@
 the database's relations (table 7-4) and the cold-cache lookup, insert and
 forward and backward traversals (table 7-5).
 
-    python3 -m bench.oo1 [--profile hp97560] [--parts 20000] [--runs 3] [--thesis]
+    python3 -m bench.oo1 [--profile hp97560] [--parts 20000] [--runs 2] [--thesis]
                  [--systems FFS,EFS,LFS] [--out build/bench]
 
 The guest program is bin/oo1 on lib/libdb: a database of electronic parts (a
@@ -38,7 +38,9 @@ the test changed written to the kernel, as delayed writes); the scratch
 disk's counters (iostat) are read around each test.
 
 The guest has 16 MB and a 1.6 MB buffer cache, as for Andrew.  Default: the
-thesis' 20,000 parts, 3 runs; --thesis: 10 runs.  Writes build/bench/oo1.txt,
+thesis' 20,000 parts, 2 runs (a run of the four tests on the three file
+systems takes four to five minutes on hp97560: the tests are disk-bound);
+--thesis: 10 runs.  Writes build/bench/oo1.txt,
 oo1.json (the same for bench/report.py) and oo1.png.  Nothing is asserted.
 """
 from __future__ import annotations
@@ -285,7 +287,7 @@ def plot(res: dict[str, System], profile: str, path: Path) -> None:
 def main(argv: list[str]) -> int:
     ap = parser(__doc__)
     ap.add_argument("--parts", type=int, default=20000, help="parts in the database")
-    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--systems", default=",".join(SYSTEMS),
                     help=f"some of {','.join(SYSTEMS)}")
     ap.add_argument("--thesis", action="store_true", help="20,000 parts, 10 runs")
