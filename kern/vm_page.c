@@ -34,15 +34,19 @@ vm_page_init(void)
 /*
  * A page for a process.  User memory stops short of the kernel's reserve:
  * the process sees ENOMEM, not a later kernel allocation that cannot be
- * refused.
+ * refused.  New memory (sbrk, the stack, exec) stops VM_COPYMARGIN pages
+ * earlier than copy-on-write copies (VM_COPY), so a process whose sbrk
+ * just failed can still write its errno and its stack, pages it shares
+ * with its parent, instead of being killed for the copy.
  */
 void *
 vm_page_alloc(int flags)
 {
+	u_int32_t limit = KMEM_RESERVE + (flags & VM_COPY ? 0 : VM_COPYMARGIN);
 	void *page;
 
-	if (kmem_free_pages() < KMEM_RESERVE ||
-	    (page = page_alloc(1, M_NOWAIT | flags)) == NULL)
+	if (kmem_free_pages() < limit ||
+	    (page = page_alloc(1, M_NOWAIT | (flags & ~VM_COPY))) == NULL)
 		return NULL;
 	REFS(page) = 1;
 	vm_stats.vm_user++;

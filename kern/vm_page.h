@@ -11,6 +11,8 @@
 
 void	vm_page_init(void);
 void	*vm_page_alloc(int flags);	/* count 1; NULL: user memory is full */
+#define VM_COPY		0x10000		/* vm_page_alloc: a copy-on-write copy */
+#define VM_COPYMARGIN	128		/* pages only such copies may take */
 void	vm_page_ref(void *page);
 void	vm_page_unref(void *page);	/* freed at count 0 */
 int	vm_page_shared(void *page);	/* mapped more than once? */

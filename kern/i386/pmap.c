@@ -102,7 +102,7 @@ pmap_unshare(struct pmap *pm, u_int32_t va, u_int32_t *pte)
 	void *page = P2V(*pte & PG_FRAME), *copy;
 
 	if (vm_page_shared(page)) {
-		if ((copy = vm_page_alloc(0)) == NULL)
+		if ((copy = vm_page_alloc(VM_COPY)) == NULL)
 			return ENOMEM;
 		memcpy(copy, page, PAGE_SIZE);
 		vm_page_unref(page);
