@@ -11,12 +11,13 @@ definitions) with a 64 KB page cache per B-tree, as the thesis' data manager had
 For each file system (made fresh at the start of sd1; LFS without its cleaner)
 the guest loads the database once, then for each run and each query: wisc setup
 (the updates 26-32 start from the loaded tuples), the last temporary relation
-removed, umount and mount (a cold cache), iostat -z, wisc query N, iostat, umount,
-iostat, mount.  The figure is the query's elapsed time as wisc measures it
-(opening the relations to closing them); beside it the disk's reads and writes
-during the query, and the writes it left in the cache, which the unmount after
-it wrote (LFS holds a temporary relation until a segment fills, FFS writes every
-8 KB page the data manager's cache gives back).
+removed, umount and mount (a cold cache), iostat -z, wisc query N, iostat; in the
+first run also iostat's log of the query's I/Os, then umount, iostat and mount.
+The figure is the query's elapsed time as wisc measures it (opening the relations
+to closing them); beside it the disk's reads and writes during the query, and
+(first run) the writes it left in the cache, which the unmount after it wrote:
+LFS holds a temporary relation until a segment fills, FFS writes every 8 KB page
+the data manager's cache gives back.
 
 The read-ahead of thesis 7.7: the B-trees' 8 KB pages are two 4 KB blocks, so
 every page read looks like the start of a sequential read.  For a scan of TENKTUP1
@@ -154,7 +155,7 @@ class Sample:
     pgreads: int
     pgwrites: int
     io: dict[str, float]            # during the query
-    later: float                    # writes the unmount after it made
+    later: Optional[float] = None   # writes the unmount after it made (first run)
     readsizes: Optional[list[int]] = None   # bytes of each read command (iostat -l)
 
 
@@ -179,29 +180,33 @@ def expected_rows(q: int, n: int) -> int:
     return 1                        # 7, 20, 23, the updates
 
 
-def parse_query(out: str, q: int, want_log: bool) -> Sample:
-    """wisc's line, iostat during the query (and its log) and after the unmount."""
+def parse_query(out: str, q: int, first: bool) -> Sample:
+    """wisc's line and iostat during the query; in the first run also iostat's
+    log of it and its reading after the unmount."""
     m, io = QUERY.search(out), IOSTAT.findall(out)
-    if m is None or len(io) != 2 or int(m.group(1)) != q:
+    if m is None or len(io) != (2 if first else 1) or int(m.group(1)) != q:
         raise RuntimeError(f"wisconsin: query {q}:\n{out[-2000:]}")
     check = (int(m.group(3)),) if m.group(3) else (int(m.group(4)), int(m.group(5)))
-    during, after = ({k: float(v) for k, v in zip(IOKEYS, x)} for x in io)
-    sizes = [int(b) for _, b, op in LOG.findall(out) if op == "r"] if want_log else None
-    return Sample(int(m.group(6)) / 1e6, int(m.group(2)), check, int(m.group(7)),
-                  int(m.group(8)), during, after["writes"] - during["writes"], sizes)
+    counts = [{k: float(v) for k, v in zip(IOKEYS, x)} for x in io]
+    s = Sample(int(m.group(6)) / 1e6, int(m.group(2)), check, int(m.group(7)),
+               int(m.group(8)), counts[0])
+    if first:
+        s.later = counts[1]["writes"] - counts[0]["writes"]
+        s.readsizes = [int(b) for _, b, op in LOG.findall(out) if op == "r"]
+    return s
 
 
-def run_query(g: Guest, q: int, mount: str, log: bool) -> Sample:
+def run_query(g: Guest, q: int, mount: str, first: bool) -> Sample:
     """Query q from a cold cache: setup (the updates), the last temporary relation
-    removed, umount and mount; then the query between two readings of iostat, and
-    a third after an unmount writes what the query left in the cache."""
+    removed, umount and mount; then the query between two readings of iostat.  In
+    the first run the second reading lists the query's I/Os, and a third follows an
+    unmount, which writes what the query left in the cache."""
     setup = f"wisc -d {DB} setup {q} && " if q >= 26 else ""
-    g.ok(f"{setup}rm -f {DB}/tmp && umount /mnt && {mount} /dev/sd1a /mnt",
-         timeout=TIMEOUT)
-    after = "iostat -l 1" if log else "iostat 1"
-    out = g.ok(f"iostat -z 1 > /dev/null; wisc -d {DB} query {q}; {after}; "
-               f"umount /mnt; iostat 1; {mount} /dev/sd1a /mnt", timeout=TIMEOUT)
-    return parse_query(out, q, log)
+    after = f"iostat -l 1; umount /mnt; iostat 1; {mount} /dev/sd1a /mnt" if first \
+        else "iostat 1"
+    out = g.ok(f"{setup}rm -f {DB}/tmp && umount /mnt && {mount} /dev/sd1a /mnt && "
+               f"iostat -z 1 > /dev/null; wisc -d {DB} query {q}; {after}", timeout=TIMEOUT)
+    return parse_query(out, q, first)
 
 
 def measure(profile: str, tuples: int, runs: int, queries: list[int], fsys: list[str],
@@ -225,11 +230,12 @@ def measure(profile: str, tuples: int, runs: int, queries: list[int], fsys: list
                       f"{sum(p for _, p, _ in r.files.values())} pages", flush=True)
                 for run in range(runs):
                     for q in queries:
-                        s = run_query(g, q, mount, run == 0 and q in READAHEAD)
+                        s = run_query(g, q, mount, run == 0)
                         r.samples.setdefault(q, []).append(s)
+                        later = "" if s.later is None else f" + {s.later:.0f}"
                         print(f"  {name} run {run + 1} query {q:2d}: {s.secs:8.2f} s, "
                               f"{s.rows} rows, {s.io['reads']:.0f} reads, "
-                              f"{s.io['writes']:.0f} + {s.later:.0f} writes", flush=True)
+                              f"{s.io['writes']:.0f}{later} writes", flush=True)
                     g.ok(f"wisc -d {DB} setup 1", timeout=TIMEOUT)
                 r.df = g.ok("df /mnt")
                 g.ok("umount /mnt", timeout=TIMEOUT)
@@ -252,9 +258,11 @@ def reads(r: FsResult, q: int) -> float:
 
 
 def writes(r: FsResult, q: int, later: bool = True) -> float:
-    """Writes during the query, and (later) those the unmount after it made."""
-    return statistics.mean(s.io["writes"] + (s.later if later else 0)
-                           for s in r.samples[q])
+    """Writes during the query, and (later) those the unmount after it made
+    (measured in the first run)."""
+    during = statistics.mean(s.io["writes"] for s in r.samples[q])
+    after = [s.later for s in r.samples[q] if s.later is not None]
+    return during + (statistics.mean(after) if later and after else 0.0)
 
 
 def write_ratio(res: dict[str, FsResult], n: str, q: int) -> Optional[float]:
@@ -322,8 +330,9 @@ def io_table(res: dict[str, FsResult], qs: list[int]) -> list[str]:
     fs = list(res)
     others = [n for n in fs if n != "LFS"] if "LFS" in res else []
     lines = ["Disk I/O per query, mean over the runs: reads and writes during the query, "
-             "and +later, the writes the unmount after it made (what it left in the "
-             "cache); FFS/LFS, EFS/LFS: all its writes over LFS's", "",
+             "and +later, the writes the unmount after it made in the first run (what it "
+             "left in the cache, with the unmount's own: inodes, LFS's checkpoint); "
+             "FFS/LFS, EFS/LFS: both over LFS's", "",
              f"{'':4s}" + "".join(f"{n + ' reads':>10s}{'writes':>7s}{'+later':>7s}"
                                   for n in fs)
              + "".join(f"{n + '/LFS':>9s}" for n in others) + f"{'thesis':>8s}"]
