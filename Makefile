@@ -153,7 +153,7 @@ LIBDB_OBJS := $(patsubst %,$(B)/u/%.o,$(basename $(wildcard lib/libdb/*.c)))
 $(B)/lib/libdb.a: $(LIBDB_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@ && ar rcs $@ $^
-DBPROGS := bin/tpcb bin/db_recover bin/oo1
+DBPROGS := bin/tpcb bin/db_recover bin/oo1 bin/wisc
 
 $(B)/lib/crt0.o: $(B)/u/lib/csu/crt0.o
 	@mkdir -p $(@D)

@@ -10,4 +10,4 @@ report; they never fail on a figure, only when a driver itself breaks.
 """
 PY = "/usr/bin/python3"     # Debian's: it has matplotlib
 DRIVERS = ("raw_disk", "fs_bandwidth", "small_files", "recovery", "andrew", "bigfile",
-           "txn", "tpcb", "cleaner", "supercomputer", "oo1")
+           "txn", "tpcb", "cleaner", "supercomputer", "oo1", "wisconsin")

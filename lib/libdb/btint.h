@@ -29,6 +29,7 @@ struct btree {
 	u_int32_t psize;
 	u_int32_t fill;		/* bt_load's fill, percent */
 	u_int32_t maxitem;	/* largest entry, so four fit in a page */
+	int	  nosync;	/* close and sync without fsync */
 	struct mpool *mp;
 	struct tp_env *env;
 	u_int8_t *dbuf;		/* bt_get's record, until the next call */

@@ -22,7 +22,7 @@
 
 #include "lib/libdb/btint.h"
 
-/* A new file: the meta page and an empty leaf as the root. */
+/* A new file: the meta page and an empty leaf as the root, fsync'd. */
 static int
 bt_create(struct btree *bt)
 {
@@ -47,7 +47,7 @@ bt_create(struct btree *bt)
 	bt_pginit(page, bt->psize, 1, P_BLEAF, 0);
 	page_setcksum(page, bt->psize);
 	if (write(bt->fd, page, bt->psize) != (ssize_t)bt->psize ||
-	    fsync(bt->fd) < 0)
+	    (!bt->nosync && fsync(bt->fd) < 0))
 		goto out;
 	rv = 0;
 out:
@@ -97,6 +97,7 @@ bt_open(const char *path, int flags, int mode, const struct btreeinfo *info,
 		free(bt);
 		return NULL;
 	}
+	bt->nosync = info != NULL && info->nosync;
 	if ((end = lseek(bt->fd, 0, SEEK_END)) < 0)
 		goto fail;
 	if (end == 0) {
@@ -137,7 +138,7 @@ fail:
 	return NULL;
 }
 
-/* Write what is dirty, fsync, and close. */
+/* Write what is dirty, fsync (unless nosync), and close. */
 int
 bt_close(struct btree *bt)
 {
@@ -146,7 +147,7 @@ bt_close(struct btree *bt)
 	if (bt->mp->env != NULL)
 		tp_unregister(bt->mp->env, bt->mp);
 	rv = mpool_close(bt->mp);
-	if (rv == 0)
+	if (rv == 0 && !bt->nosync)
 		rv = fsync(bt->fd);
 	error = errno;
 	bt_free(bt);
@@ -159,7 +160,7 @@ bt_sync(struct btree *bt)
 {
 	if (mpool_sync(bt->mp) < 0)
 		return -1;
-	return fsync(bt->fd);
+	return bt->nosync ? 0 : fsync(bt->fd);
 }
 
 void *

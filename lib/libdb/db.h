@@ -71,14 +71,20 @@ struct mpool_stat {
 /*
  * B-tree.  psize 0: the file system's block size (st_blksize); cache:
  * pages in its page cache (0: 64); fill: how full bt_load makes each page
- * (percent, 0: 100).  Keys compare as unsigned bytes (memcmp, shorter
- * first), so big-endian integers sort in numeric order.  No overflow
- * pages: a key and record together must fit in a quarter of a page.
+ * (percent, 0: 100); nosync: the file is never fsync'd (not when
+ * bt_open makes it, nor by bt_close or bt_sync, which write the dirty
+ * pages to it): they are left to the kernel's write policy, as a
+ * temporary relation's are, or a reader's, whose fsync would only write
+ * the access time.  Keys compare as unsigned bytes (memcmp,
+ * shorter first), so big-endian integers sort in numeric order.  No
+ * overflow pages: a key and record together must fit in a quarter of a
+ * page.
  */
 struct btreeinfo {
 	u_int32_t psize;
 	u_int32_t cache;
 	u_int32_t fill;
+	u_int32_t nosync;
 };
 
 #define BT_NOOVERWRITE	0x01	/* bt_put: do not replace an existing key */
