@@ -118,10 +118,12 @@ struct lfs {
 #define ITOLFS(ip)	((ip)->i_ump->um_lfs)
 
 /*
- * The partial segment being built (lfs_segment.c), written by
+ * The partial segment being built (lfs_pseg.c, lfs_gather.c), written by
  * lfs_segio.c.
  */
 #define LFS_MAXINOBLKS	16		/* inode blocks in a partial segment */
+#define LFS_MINPSEG	3		/* summary, a block, an inode block */
+#define LFS_DATA	(-1)		/* lfs_gather: data blocks, not a level */
 
 struct segment {
 	u_int8_t *sg_sum;		/* the summary being built */
@@ -283,6 +285,19 @@ int	lfs_segwrite(struct mount *, int flags);
 int	lfs_segwrite_vnodes(struct mount *, int flags, struct vnode **, int n);
 struct segment *lfs_segalloc(struct lfs *);
 void	lfs_segfree(struct segment *);
+
+/* lfs_pseg.c */
+int	lfs_initseg(struct lfs *, struct segment *, u_int32_t need);
+void	lfs_endfinfo(struct lfs *, struct segment *);
+void	lfs_writeseg(struct lfs *, struct segment *, int last);
+int	lfs_needroom(struct lfs *, struct segment *, int nb, int sum,
+	    int iblk);
+
+/* lfs_gather.c */
+int	lfs_gather(struct lfs *, struct segment *, struct inode *, int level);
+int	lfs_dataonly(struct lfs *, struct segment *, struct vnode *);
+int	lfs_writedata(struct lfs *, struct segment *, struct vnode *);
+int	lfs_writefile(struct lfs *, struct segment *, struct vnode *);
 
 /* lfs_seguse.c */
 void	lfs_seguse_add(struct lfs *, u_int32_t daddr, int32_t bytes);
