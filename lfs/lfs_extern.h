@@ -89,7 +89,7 @@ struct lfs {
 	int	lfs_marking;		/* lfs_markv calls marking copies: other
 					 * writes leave those to them */
 
-	/* kernel transactions' group commit (lfs_txn.c) */
+	/* kernel transactions' group commit (lfs_txncommit.c) */
 	TAILQ_HEAD(, txn) lfs_txnq;	/* committers waiting for a group */
 	int	lfs_ntxnq;
 	TAILQ_HEAD(, txn) lfs_txnforce;	/* the group being written */
@@ -164,7 +164,7 @@ struct segment {
 #define SEGM_CLEAN	0x04		/* the cleaner's blocks (lfs_markv) */
 #define SEGM_UNMOUNT	0x08		/* the last checkpoint: clean */
 #define SEGM_TXN	0x10		/* a group of transactions' commit:
-					 * one atomic run (lfs_txn.c) */
+					 * one atomic run (lfs_txncommit.c) */
 #define SEGM_DATAONLY	0x20		/* a forced write (fsync, commit): the
 					 * files it may, data blocks only */
 
