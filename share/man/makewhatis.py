@@ -27,7 +27,7 @@ def name_section(src: Path) -> tuple[list[str], str]:
                 break
             inside = line.split(None, 1)[1].strip() == "NAME"
         elif inside and line.startswith(".Nm "):
-            names.append(line.split()[1])
+            names.append(line.split()[1].replace("\\&", ""))
         elif inside and line.startswith(".Nd "):
             desc = line[4:].strip()
     return names, desc

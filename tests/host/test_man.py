@@ -36,7 +36,8 @@ def names(page: Path) -> list[str]:
     text = page.read_text()
     section = text[text.index(".Sh NAME"):]
     section = section[:section.index(".Sh ", 4)]
-    return re.findall(r"^\.Nm (\S+)", section, re.M)
+    return [n.replace("\\&", "") for n in
+            re.findall(r"^\.Nm (\S+)", section, re.M)]
 
 
 def documented(section: str) -> set[str]:
@@ -143,9 +144,9 @@ def test_synopsis_names_every_option_of_the_usage(prog):
 def getopt_letters(prog: Path) -> set[str]:
     letters = set()
     for src in prog.glob("*.c"):
-        for optstring in re.findall(r'getopt\(\s*argc,\s*argv,\s*"([^"]*)"\)',
-                                    src.read_text()):
-            letters |= set(optstring) - {":"}
+        for call in re.findall(r'getopt\(\s*argc,\s*argv,((?:\s*"[^"]*")+)\)',
+                               src.read_text()):
+            letters |= set("".join(re.findall(r'"([^"]*)"', call))) - {":"}
     return letters
 
 
