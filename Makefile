@@ -250,7 +250,7 @@ CATPAGES := $(foreach f,$(MANSRCS),$(B)/root/usr/share/man/cat$(subst .,,$(suffi
 define manrule
 $(B)/root/usr/share/man/cat$(1)/%.0: share/man/man$(1)/%.$(1)
 	@mkdir -p $$(@D)
-	mandoc -T lint -W warning $$<
+	@mandoc -T lint -W warning $$<
 	mandoc -T ascii -I os=4.4BSD-LFS $$< | sed 's/.\x08//g' > $$@.tmp && mv $$@.tmp $$@
 endef
 $(foreach n,1 2 8,$(eval $(call manrule,$(n))))
