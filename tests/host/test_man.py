@@ -41,8 +41,10 @@ def names(page: Path) -> list[str]:
 
 
 def documented(section: str) -> set[str]:
+    """The names a reader finds pages under: each page's file name
+    (exit.2 for _exit) and the names of its NAME section."""
     return {n for p in (MAN / f"man{section}").glob(f"*.{section}")
-            for n in names(p)}
+            for n in names(p) + [p.stem]}
 
 
 def syscalls() -> list[str]:
