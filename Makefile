@@ -255,7 +255,7 @@ $(B)/root/usr/share/man/cat$(1)/%.0: share/man/man$(1)/%.$(1)
 endef
 $(foreach n,1 2 8,$(eval $(call manrule,$(n))))
 $(B)/root/usr/share/man/whatis: $(CATPAGES) share/man/makewhatis.py
-	$(PY) share/man/makewhatis.py $(B)/root/usr/share/man $(MANSRCS) > $@.tmp && mv $@.tmp $@
+	$(PY) share/man/makewhatis.py $(B)/root/usr/share/man share/man > $@.tmp && mv $@.tmp $@
 CCFILES	+= $(CATPAGES) $(B)/root/usr/share/man/whatis
 
 userland: $(PROGS) $(CCFILES)

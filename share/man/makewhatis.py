@@ -1,6 +1,6 @@
 """The whatis file for man -k, from the mdoc sources' NAME sections.
 
-    python3 share/man/makewhatis.py MANDIR page.N ... > MANDIR/whatis
+    python3 share/man/makewhatis.py MANDIR share/man > MANDIR/whatis
 
 One line per page, as 4.4BSD's makewhatis wrote them:
 
@@ -34,9 +34,9 @@ def name_section(src: Path) -> tuple[list[str], str]:
 
 
 def main(argv: list[str]) -> int:
-    mandir = Path(argv[1])
-    for arg in sorted(argv[2:], key=lambda a: Path(a).name):
-        src = Path(arg)
+    mandir, sources = Path(argv[1]), Path(argv[2])
+    pages = [p for n in "128" for p in (sources / f"man{n}").glob(f"*.{n}")]
+    for src in sorted(pages, key=lambda p: p.name):
         sect = src.suffix[1:]
         names, desc = name_section(src)
         if not names or not desc:
