@@ -22,8 +22,6 @@
 #include <unistd.h>
 
 #define MANDIR	"/usr/share/man"
-#define MAXPAGES 64
-
 static const char *sections[] = { "1", "8", "2" };
 
 static void
@@ -111,7 +109,7 @@ cat(const char *path)
 int
 main(int argc, char *argv[])
 {
-	char *pages[MAXPAGES + 2], path[256];
+	char **pages, path[256];
 	const char *sect = NULL;
 	int ch, kflag = 0, wflag = 0, rval = 0, npages = 0, i, s, ok, status;
 	pid_t pid;
@@ -139,6 +137,10 @@ main(int argc, char *argv[])
 		argc--;
 		argv++;
 	}
+	if ((pages = malloc((argc + 2) * sizeof(*pages))) == NULL) {
+		perror("man");
+		return 1;
+	}
 	pages[npages++] = "more";
 	for (i = 0; i < argc; i++) {
 		ok = 0;
@@ -156,8 +158,10 @@ main(int argc, char *argv[])
 			rval = 1;
 		} else if (wflag)
 			printf("%s\n", path);
-		else if (npages <= MAXPAGES)
-			pages[npages++] = strdup(path);
+		else if ((pages[npages++] = strdup(path)) == NULL) {
+			perror("man");
+			return 1;
+		}
 	}
 	if (wflag || npages == 1)
 		return rval;
