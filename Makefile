@@ -50,7 +50,8 @@ all: deps kernel userland images
 # libtcc-dev:i386 is the guest's C compiler (usr.bin/cc), an i386 package:
 # dpkg must first accept that architecture.
 DEBS := qemu-system-x86 gcc-multilib gdb expect nbdkit nbdkit-plugin-python \
-	python3-pytest python3-pexpect python3-matplotlib libtcc-dev:i386
+	python3-pytest python3-pexpect python3-matplotlib libtcc-dev:i386 \
+	mandoc
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	dpkg --print-foreign-architectures | grep -qx i386 || $$SUDO dpkg --add-architecture i386; \
@@ -239,6 +240,25 @@ $(B)/root/usr/share/andrew/.stamp: $(shell find bench/andrew -type f)
 	cp -r bench/andrew/tree bench/andrew/*.sh $(@D)/
 	touch $@
 CCFILES	+= $(B)/root/usr/share/andrew/.stamp
+
+# The manual (share/man): mdoc sources, share/man/manN/NAME.N, formatted
+# on the host by Debian's mandoc into catpages, /usr/share/man/catN/NAME.0,
+# with the overstrike (X^HX bold, _^HX underline) taken out: the console
+# shows plain text.  A page with several names in its NAME section
+# (txn_begin, txn_commit, txn_abort) is linked under each; the whatis
+# file is every page's NAME line, for man -k (share/man/makewhatis.py).
+MANSRCS	:= $(wildcard share/man/man1/*.1 share/man/man2/*.2 share/man/man8/*.8)
+CATPAGES := $(foreach f,$(MANSRCS),$(B)/root/usr/share/man/cat$(subst .,,$(suffix $(f)))/$(basename $(notdir $(f))).0)
+define manrule
+$(B)/root/usr/share/man/cat$(1)/%.0: share/man/man$(1)/%.$(1)
+	@mkdir -p $$(@D)
+	@mandoc -T lint -W warning $$<
+	mandoc -T ascii -I os=4.4BSD-LFS $$< | sed 's/.\x08//g' > $$@.tmp && mv $$@.tmp $$@
+endef
+$(foreach n,1 2 8,$(eval $(call manrule,$(n))))
+$(B)/root/usr/share/man/whatis: $(CATPAGES) share/man/makewhatis.py
+	$(PY) share/man/makewhatis.py $(B)/root/usr/share/man share/man > $@.tmp && mv $@.tmp $@
+CCFILES	+= $(CATPAGES) $(B)/root/usr/share/man/whatis
 
 userland: $(PROGS) $(CCFILES)
 hosttools: $(HOSTTOOLS)
