@@ -68,7 +68,9 @@ struct vattr {
 	u_int32_t va_flags;
 	dev_t	va_rdev;
 	int64_t	va_bytes;		/* bytes of disk space held */
+	int	va_vaflags;		/* VA_* below; vattr_null clears */
 };
+#define VA_UTIMES_NULL	0x01		/* utimes(path, NULL): "now" */
 #define VNOVAL	(-1)
 
 struct vnodeops {
