@@ -89,9 +89,11 @@ $(B)/k/gen/%.o: $(GEN)/%.c
 # Students step through roll-forward in GDB: keep its locals visible.
 $(B)/k/lfs/lfs_rfw.o: KCFLAGS += -Og
 # ... and the lock table's deadlock detector (qemu/gdb_txn.py's "txn"),
-# and a commit (doc/transactions.md walks through both).
-$(B)/k/lfs/lfs_txnlock.o: KCFLAGS += -Og
-$(B)/k/lfs/lfs_txn.o: KCFLAGS += -Og
+# and a commit (doc/transactions.md walks through both): every part of
+# the transactions (TXNSRCS).
+TXNSRCS	:= lfs/lfs_txn.c lfs/lfs_txnfile.c lfs/lfs_txncommit.c \
+	   lfs/lfs_txnundo.c lfs/lfs_txnlock.c
+$(patsubst %.c,$(B)/k/%.o,$(TXNSRCS)): KCFLAGS += -Og
 $(B)/k/%.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -c $< -o $@
@@ -112,7 +114,7 @@ $(B)/kernel: $(KOBJS) kern/i386/kernel.ld kern/gen_ksyms.py
 # The same kernel with the transaction code compiled out (-DNOTXN;
 # lfs/lfs_notxn.c stands in), for bench/txn.py's "no cost to others".
 NOTXN_OBJS := $(patsubst $(B)/k/%,$(B)/k-notxn/%,$(filter-out \
-	   $(B)/k/lfs/lfs_txn.o $(B)/k/lfs/lfs_txnlock.o,$(KOBJS))) \
+	   $(patsubst %.c,$(B)/k/%.o,$(TXNSRCS)),$(KOBJS))) \
 	   $(B)/k-notxn/lfs/lfs_notxn.o
 $(B)/k-notxn/%.o: %.c | $(SYSGEN)
 	@mkdir -p $(@D)

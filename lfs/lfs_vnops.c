@@ -64,7 +64,7 @@ lfs_fsync(struct vnode *vp, int waitfor)
 /*
  * The ifile's attributes are the file system's.  Transaction protection
  * (UF_TXN) is LFS's to give, and a protected file's truncation is a
- * transaction (lfs_txn.c).
+ * transaction (lfs_txnfile.c).
  */
 static int
 lfs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)

@@ -110,7 +110,7 @@ struct inode {
 #define IN_MODIFIED	0x0008		/* inode changed */
 #define IN_DAMAGED	0x0010		/* damage on disk reported (once) */
 #define IN_DATAONLY	0x0020		/* LFS: blocks of it are on the disk
-					 * ahead of its inode (lfs_segment.c) */
+					 * ahead of its inode (lfs_gather.c) */
 
 #define i_mode		i_din.di_mode
 #define i_nlink		i_din.di_nlink
