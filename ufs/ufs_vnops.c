@@ -401,7 +401,8 @@ ufs_readdir(struct vnode *vp, struct uio *uio, struct ucred *cred)
 		    uio->uio_resid & ~(DIRBLKSIZ - 1));
 
 		n = MIN(n, (off_t)ip->i_size - uio->uio_offset);
-		if ((error = UFS_BLKATOFF(ip, uio->uio_offset, &res, &bp)) != 0)
+		error = UFS_BLKATOFF(ip, uio->uio_offset, 1, &res, &bp);
+		if (error != 0)
 			break;
 		error = uiomove(res, n, uio);
 		brelse(bp);
