@@ -393,6 +393,50 @@ def test_utility(userland: Path, tmp_path: Path, what: str, script: str,
     assert r.returncode == status, hint
 
 
+# The shell's echo, printf, test and [ are the programs' own sources
+# compiled in (bin/sh: -DSHELL); each case runs the program and the
+# built-in with the same arguments: output, messages and status agree.
+BUILTIN_CASES = [
+    ["echo", "a", "b  c"],
+    ["echo", "-n", "x"],
+    ["echo", "-n"],
+    ["echo"],
+    ["printf", "%s=%d\\n", "a", "1", "b", "2"],
+    ["printf", "%5s|%-3x|%c|%b\\n", "r", "255", "xy", "o\\101"],
+    ["printf", "%d %d\\n", "z", "'A"],
+    ["printf", "%b<\\n", "stop\\chere"],
+    ["printf", "%q"],
+    ["printf", "%5"],
+    ["printf"],
+    ["test", "1", "-eq", "x"],
+    ["test", "2", "-gt", "1", "-a", "x", "!=", "y"],
+    ["test", "-d", "/"],
+    ["test", "(", "a", "=", "b"],
+    ["test", "a", "b"],
+    ["test"],
+    ["[", "-f", "/", "]"],
+    ["[", "x", "=", "x"],
+    ["[", "!", "-e", "/nosuch", "]"],
+]
+
+
+@pytest.mark.parametrize("argv", BUILTIN_CASES,
+                         ids=[" ".join(c) for c in BUILTIN_CASES])
+def test_builtin_agrees_with_program(userland: Path, tmp_path: Path,
+                                     argv: list[str]) -> None:
+    prog = subprocess.run([str(userland / "bin" / argv[0])] + argv[1:],
+                          capture_output=True, text=True, cwd=tmp_path)
+    # "$0" "$@": the built-in (type says so) with the same arguments
+    script = 'type "$0" >&2 && "$0" "$@"'
+    shell = subprocess.run([str(userland / "bin" / "sh"), "-c", script] + argv,
+                           capture_output=True, text=True, cwd=tmp_path,
+                           env=env_for(userland, tmp_path))
+    typeline = f"{argv[0]} is a shell builtin\n"
+    assert shell.stderr.startswith(typeline), shell.stderr
+    got = (shell.stdout, shell.stderr[len(typeline):], shell.returncode)
+    assert got == (prog.stdout, prog.stderr, prog.returncode), argv
+
+
 def test_dd_prints_the_bsd_summary(userland: Path, tmp_path: Path) -> None:
     r = sh(userland, "printf 0123456789 | dd bs=4 of=/dev/null", tmp_path)
     lines = r.stderr.splitlines()
