@@ -41,15 +41,88 @@ truecmd(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Is pwd an absolute name of the working directory, without . or ..
+ * components?  Then it is the logical name pwd -L prints and cd builds
+ * on.
+ */
+static int
+goodpwd(const char *pwd)
+{
+	struct stat sdot, spwd;
+
+	return pwd != NULL && pwd[0] == '/' &&
+	    strstr(pwd, "/./") == NULL && strstr(pwd, "/../") == NULL &&
+	    !endswith(pwd, "/.") && !endswith(pwd, "/..") &&
+	    stat(pwd, &spwd) == 0 && stat(".", &sdot) == 0 &&
+	    spwd.st_dev == sdot.st_dev && spwd.st_ino == sdot.st_ino;
+}
+
+/*
+ * The logical name of dir, seen from the directory named pwd: dir
+ * appended to pwd unless it is absolute, then "." and ".." taken out by
+ * the names alone (so /tmp/link/.. is /tmp even when link is a symbolic
+ * link to elsewhere).  On the stack.
+ */
+static char *
+logicalpath(const char *pwd, const char *dir)
+{
+	char *path, *out, *comp, *o;
+	size_t len;
+
+	len = strlen(pwd) + strlen(dir) + 2;
+	path = stalloc(len);
+	out = stalloc(len + 1);
+	if (dir[0] == '/')
+		strcpy(path, dir);
+	else
+		sprintf(path, "%s/%s", pwd, dir);
+	o = out;
+	for (comp = strtok(path, "/"); comp != NULL; comp = strtok(NULL, "/")) {
+		if (strcmp(comp, ".") == 0)
+			continue;
+		if (strcmp(comp, "..") == 0) {
+			while (o > out && *--o != '/')
+				continue;	/* drop the last component */
+			continue;
+		}
+		*o++ = '/';
+		strcpy(o, comp);
+		o += strlen(comp);
+	}
+	if (o == out)
+		*o++ = '/';
+	*o = '\0';
+	return out;
+}
+
+/*
+ * cd [-L | -P] [dir | -]: change the working directory and set $PWD
+ * and $OLDPWD.  -L (the default) follows the name as typed: $PWD keeps
+ * the symbolic links it went through and ".." goes back up the name.
+ * -P (or no usable $PWD) goes by the directory itself: $PWD is the
+ * physical name, from getcwd.
+ */
 static int
 cdcmd(int argc, char **argv)
 {
-	char buf[PATH_MAX], *dir, *old;
-	int print;
+	char buf[PATH_MAX], *dir, *old, *target;
+	int i, print, physical;
 
-	print = 0;
-	if (argc > 1)
-		dir = argv[1];
+	print = physical = 0;
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		if (strspn(argv[i] + 1, "LP") != strlen(argv[i] + 1)) {
+			shwarn("cd: usage: cd [-L | -P] [dir | -]");
+			return 2;
+		}
+		physical = argv[i][strlen(argv[i]) - 1] == 'P';
+	}
+	if (i < argc)
+		dir = argv[i];
 	else if ((dir = lookupvar("HOME")) == NULL || *dir == '\0') {
 		shwarn("cd: HOME not set");
 		return 1;
@@ -61,19 +134,24 @@ cdcmd(int argc, char **argv)
 		}
 		print = 1;
 	}
-	if (chdir(dir) < 0) {
+	old = lookupvar("PWD");
+	if (!goodpwd(old))
+		old = NULL;
+	target = dir;
+	if (!physical && (old != NULL || dir[0] == '/'))
+		target = logicalpath(old != NULL ? old : "/", dir);
+	if (chdir(target) < 0) {
 		shwarn("cd: %s: %s", dir, strerror(errno));
 		return 1;
 	}
-	if ((old = lookupvar("PWD")) != NULL) {
-		old = ststrdup(old);
-		setvar("OLDPWD", old, 0);
-	}
-	if (getcwd(buf, sizeof(buf)) != NULL) {
+	if (old != NULL)
+		setvar("OLDPWD", ststrdup(old), 0);
+	if (target != dir)
+		setvar("PWD", target, 0);
+	else if (getcwd(buf, sizeof(buf)) != NULL)
 		setvar("PWD", buf, 0);
-		if (print)
-			printf("%s\n", buf);
-	}
+	if (print)
+		printf("%s\n", lookupvar("PWD"));
 	return 0;
 }
 
@@ -163,7 +241,6 @@ returncmd(int argc, char **argv)
 static int
 pwdcmd(int argc, char **argv)
 {
-	struct stat sdot, spwd;
 	char buf[PATH_MAX], *pwd;
 	size_t k;
 	int i, physical;
@@ -186,11 +263,7 @@ pwdcmd(int argc, char **argv)
 		return 1;
 	}
 	pwd = lookupvar("PWD");
-	if (!physical && pwd != NULL && pwd[0] == '/' &&
-	    strstr(pwd, "/./") == NULL && strstr(pwd, "/../") == NULL &&
-	    !endswith(pwd, "/.") && !endswith(pwd, "/..") &&
-	    stat(pwd, &spwd) == 0 && stat(".", &sdot) == 0 &&
-	    spwd.st_dev == sdot.st_dev && spwd.st_ino == sdot.st_ino) {
+	if (!physical && goodpwd(pwd)) {
 		printf("%s\n", pwd);
 		return 0;
 	}
