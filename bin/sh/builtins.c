@@ -394,7 +394,7 @@ commandcmd(int argc, char **argv)
 			opath = ststrdup(opath);
 		setvar("PATH", _PATH_DEFPATH, 0);
 	}
-	status = runcommand(argc - i, argv + i, 0);
+	status = runcommand(argc - i, argv + i);
 	if (pflag) {
 		if (opath != NULL)
 			setvar("PATH", opath, 0);

@@ -374,7 +374,8 @@ pathsearch(const char *name, int exec)
 	size_t dirlen;
 
 	if (strchr(name, '/') != NULL)
-		return ststrdup(name);
+		return stat(name, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(name, exec ? X_OK : R_OK) == 0 ? ststrdup(name) : NULL;
 	if ((path = lookupvar("PATH")) == NULL)
 		path = _PATH_DEFPATH;
 	for (p = path;; p = end + 1) {
@@ -428,7 +429,7 @@ findcommand(const char *name, struct cmdentry *ce, int flags)
  * The command's redirections are in place already.
  */
 int
-runcommand(int argc, char **argv, int flags)
+runcommand(int argc, char **argv)
 {
 	struct cmdentry ce;
 	struct job *jp;

@@ -154,6 +154,22 @@ SHELL_CASES = [
     ("shift and unset",
      "set -- 1 2 3; shift; echo $*; shift 2; echo $#; x=1; unset x; "
      "echo ${x-gone}", "2 3\n0\ngone\n", 0),
+    ("functions: arguments, return, recursion, the caller's $@ back",
+     "f() { echo \"$# $1\"; return 3; echo no; }; set -- a b; f x; "
+     "echo $? $# $1; fact() { [ $1 -le 1 ] && { echo 1; return; }; "
+     "echo $(( $1 * $(fact $(($1 - 1))) )); }; fact 5",
+     "1 x\n3 2 a\n120\n", 0),
+    ("a function's redirections, unset -f, command skips functions",
+     "g() { echo in g; } > out; g; cat out; unset -f g; g 2>/dev/null; "
+     "echo $?; cd() { echo mine; }; cd /; command cd / && pwd",
+     "in g\n127\nmine\n/\n", 0),
+    ("return in a loop and in a . file",
+     "h() { for i in 1 2 3; do [ $i = 2 ] && return $i; done; }; h; "
+     "echo $?; printf 'return 4\\necho no\\n' > r; . ./r; echo $?",
+     "2\n4\n", 0),
+    ("aliases take effect on the next line; trailing blank; no recursion",
+     "alias say='echo ' who=world ls='ls -d'\nsay who; ls /; alias ls\n"
+     "unalias ls; type ls | cut -c1-5", "world\n/\nls='ls -d'\nls is\n", 0),
     ("cd with no argument goes home",
      "mkdir d; cd d; cd; pwd | wc -l; cd -", None, 0),
 ]
