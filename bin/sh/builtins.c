@@ -2,8 +2,8 @@
  * Built-in commands: the ones that must change the shell itself (cd,
  * exit, export, set, ...), run in the shell process, and the common
  * small programs that 4.4BSD's sh also built in so that a script does
- * not fork for them (echo, printf, test, [, pwd: the first three are
- * the programs' own sources, compiled into the shell).
+ * not fork for them (echo, printf, test, [, pwd: the programs' own
+ * sources, compiled into the shell).
  *	.  :  [  alias  bg  break  cd  command  continue  echo  eval  exec
  *	exit  export  fg  history  jobs  kill  printf  pwd  read  return
  *	set  shift  test  type  umask  unalias  unset  wait
@@ -26,36 +26,9 @@
 int dotnest;
 
 static int
-endswith(const char *s, const char *suffix)
-{
-	size_t n, m;
-
-	n = strlen(s);
-	m = strlen(suffix);
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int
 truecmd(int argc, char **argv)
 {
 	return 0;
-}
-
-/*
- * Is pwd an absolute name of the working directory, without . or ..
- * components?  Then it is the logical name pwd -L prints and cd builds
- * on.
- */
-static int
-goodpwd(const char *pwd)
-{
-	struct stat sdot, spwd;
-
-	return pwd != NULL && pwd[0] == '/' &&
-	    strstr(pwd, "/./") == NULL && strstr(pwd, "/../") == NULL &&
-	    !endswith(pwd, "/.") && !endswith(pwd, "/..") &&
-	    stat(pwd, &spwd) == 0 && stat(".", &sdot) == 0 &&
-	    spwd.st_dev == sdot.st_dev && spwd.st_ino == sdot.st_ino;
 }
 
 /*
@@ -146,10 +119,11 @@ cdcmd(int argc, char **argv)
 	}
 	if (old != NULL)
 		setvar("OLDPWD", ststrdup(old), 0);
+	/* exported, so that a program's pwd -L sees it too */
 	if (target != dir)
-		setvar("PWD", target, 0);
+		setvar("PWD", target, V_EXPORT);
 	else if (getcwd(buf, sizeof(buf)) != NULL)
-		setvar("PWD", buf, 0);
+		setvar("PWD", buf, V_EXPORT);
 	if (print)
 		printf("%s\n", lookupvar("PWD"));
 	return 0;
@@ -230,49 +204,6 @@ returncmd(int argc, char **argv)
 	}
 	evalskip = SKIPRETURN;
 	return n;
-}
-
-/*
- * pwd [-L | -P]: the working directory.  -L (the default): $PWD, if it
- * is an absolute name of this directory without . or .. in it (it may go
- * through symbolic links, as cd left it); -P, or a $PWD that is not
- * right: the physical name, from getcwd.  Messages as bin/pwd's.
- */
-static int
-pwdcmd(int argc, char **argv)
-{
-	char buf[PATH_MAX], *pwd;
-	size_t k;
-	int i, physical;
-
-	physical = 0;
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
-		if (strcmp(argv[i], "--") == 0) {
-			i++;
-			break;
-		}
-		if ((k = strspn(argv[i] + 1, "LP")) != strlen(argv[i] + 1)) {
-			fprintf(stderr, "pwd: illegal option -- %c\n",
-			    argv[i][1 + k]);
-			break;
-		}
-		physical = argv[i][k] == 'P';
-	}
-	if (i != argc) {
-		fprintf(stderr, "usage: pwd [-LP]\n");
-		return 1;
-	}
-	pwd = lookupvar("PWD");
-	if (!physical && goodpwd(pwd)) {
-		printf("%s\n", pwd);
-		return 0;
-	}
-	if (getcwd(buf, sizeof(buf)) == NULL) {
-		fprintf(stderr, "pwd: getcwd: %s\n", strerror(errno));
-		return 1;
-	}
-	printf("%s\n", buf);
-	return 0;
 }
 
 /* Say what name is; verbose: as type does, else as command -v. */

@@ -7,7 +7,7 @@
  * (expand.c, glob.c, arith.c), redirections are applied (redir.c) and
  * children are forked and waited for as jobs (jobs.c); some commands
  * are built in (builtins.c, and echo, printf and test, whose sources are
- * the programs' own: bin/echo, bin/printf, bin/test).  A command name is
+ * the programs' own: bin/echo, bin/printf, bin/test, bin/pwd).  A command name is
  * looked up as POSIX orders it (exec.c: findcommand): special built-in,
  * function (func.c), built-in, then $PATH.  Aliases (alias.c) are
  * replaced by the lexer as it reads the command's first word.  Trees and
@@ -289,5 +289,7 @@ int	 unaliascmd(int, char **);
 int	 echocmd(int, char **);
 int	 printfcmd(int, char **);
 int	 testcmd(int, char **);
+int	 pwdcmd(int, char **);
+int	 goodpwd(const char *);		/* $PWD names "." logically */
 
 #endif

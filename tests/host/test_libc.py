@@ -409,7 +409,7 @@ def test_utility(userland: Path, tmp_path: Path, what: str, script: str,
     assert r.returncode == status, hint
 
 
-# The shell's echo, printf, test and [ are the programs' own sources
+# The shell's echo, printf, test, [ and pwd are the programs' own sources
 # compiled in (bin/sh: -DSHELL); each case runs the program and the
 # built-in with the same arguments: output, messages and status agree.
 BUILTIN_CASES = [
@@ -433,6 +433,11 @@ BUILTIN_CASES = [
     ["[", "-f", "/", "]"],
     ["[", "x", "=", "x"],
     ["[", "!", "-e", "/nosuch", "]"],
+    ["pwd"],
+    ["pwd", "-P"],
+    ["pwd", "-LP"],
+    ["pwd", "-x"],
+    ["pwd", "dir"],
 ]
 
 
