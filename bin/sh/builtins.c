@@ -294,8 +294,7 @@ typecmd(int argc, char **argv)
 static int
 commandcmd(int argc, char **argv)
 {
-	char *opath;
-	int i, vflag, pflag, status;
+	int i, vflag, pflag;
 
 	vflag = pflag = 0;
 	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
@@ -319,20 +318,7 @@ commandcmd(int argc, char **argv)
 		return vflag ? 2 : 0;
 	if (vflag)
 		return describe(argv[i], vflag == 2);
-	opath = NULL;
-	if (pflag) {
-		if ((opath = lookupvar("PATH")) != NULL)
-			opath = ststrdup(opath);
-		setvar("PATH", _PATH_DEFPATH, 0);
-	}
-	status = runcommand(argc - i, argv + i);
-	if (pflag) {
-		if (opath != NULL)
-			setvar("PATH", opath, 0);
-		else
-			unsetvar("PATH");
-	}
-	return status;
+	return runcommand(argc - i, argv + i, pflag);
 }
 
 static int

@@ -425,11 +425,13 @@ findcommand(const char *name, struct cmdentry *ce, int flags)
 }
 
 /*
- * Run a built-in or a program, not a function: "command name args".
- * The command's redirections are in place already.
+ * Run a built-in or a program, not a function: "command [-p] name
+ * args".  With defpath the program is looked for in the default $PATH
+ * (set in the child only).  The command's redirections are in place
+ * already.
  */
 int
-runcommand(int argc, char **argv)
+runcommand(int argc, char **argv, int defpath)
 {
 	struct cmdentry ce;
 	struct job *jp;
@@ -438,8 +440,11 @@ runcommand(int argc, char **argv)
 	if (ce.bltin != NULL && ce.bltin->fn != execcmd)
 		return ce.bltin->fn(argc, argv);
 	jp = makejob(1);
-	if (forkshell(jp, FORK_FG) == 0)
+	if (forkshell(jp, FORK_FG) == 0) {
+		if (defpath)
+			setvar("PATH", _PATH_DEFPATH, 0);
 		shellexec(argv, environment());
+	}
 	return waitforjob(jp);
 }
 
@@ -607,6 +612,7 @@ cmdloop(int top)
 		lexreset();
 		evalskip = 0;
 		loopnest = 0;
+		dotnest = 0;
 		popstackmark(&smark);
 	}
 	handler = &jmploc;

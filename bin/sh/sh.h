@@ -270,7 +270,7 @@ struct cmdentry {
 };
 void	 findcommand(const char *, struct cmdentry *, int);
 char	*pathsearch(const char *, int);
-int	 runcommand(int, char **);
+int	 runcommand(int, char **, int);
 
 /* func.c: shell functions */
 struct funcdef;
