@@ -363,7 +363,8 @@ shellexec(char **argv, char **envp)
 /*
  * The file that name stands for in $PATH: a regular file, executable if
  * exec is set (a program), readable otherwise (a "." file).  A name with
- * a slash is itself.  Returns a string on the stack, or NULL.
+ * a slash is not searched for, only checked.  Returns a string on the
+ * stack, or NULL.
  */
 char *
 pathsearch(const char *name, int exec)

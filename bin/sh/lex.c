@@ -269,8 +269,6 @@ readheredocs(void)
 	nheredoc = 0;
 }
 
-static enum token readtoken(void);
-
 static enum token
 readword(int c)
 {
@@ -334,6 +332,8 @@ done:
 	tokword = ststrndup(wb.s, wb.len);
 	return lasttok = T_WORD;
 }
+
+static enum token readtoken(void);
 
 /*
  * Is the word just read an alias to replace?  If so its value is now
