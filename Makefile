@@ -165,9 +165,9 @@ $(B)/lib/crt0.o: $(B)/u/lib/csu/crt0.o
 TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/fsutil.c lib/fsutil/partition.c lib/fsutil/dinode.c lib/fsutil/lfs_read.c
 TOOLOBJS := $(patsubst %.c,$(B)/u/%.o,$(TOOLSHARED))
 
-# The shell's built-in echo, printf, test and pwd are the programs' own
+# The shell's built-in echo, printf, test, pwd and kill are the programs' own
 # sources, compiled a second time with -DSHELL (which leaves out main).
-SHBLTINS := echo printf test pwd
+SHBLTINS := echo printf test pwd kill
 SHBLTINOBJS := $(patsubst %,$(B)/u/bin/sh/bltin-%.o,$(SHBLTINS))
 define shbltin
 $(B)/u/bin/sh/bltin-$(1).o: bin/$(1)/$(1).c | $(SYSGEN)

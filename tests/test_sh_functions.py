@@ -110,8 +110,10 @@ def test_builtins_are_builtins(guest):
     assert g.ok("type cat").strip() == "cat is /bin/cat"
     # with no PATH nothing could be found: these run inside the shell
     out = g.ok("(PATH=/nonexistent; echo hi; [ 1 = 1 ] && printf '%s\\n' ok;"
-               " test -d / && echo dir; echo -n no; echo line; cd /tmp; pwd)")
-    assert out.split("\n")[:5] == ["hi", "ok", "dir", "noline", "/tmp"], out
+               " test -d / && echo dir; echo -n no; echo line; cd /tmp; pwd;"
+               " /bin/sleep 30 & kill %1 && kill -l 15)")
+    assert out.split("\n")[:6] == ["hi", "ok", "dir", "noline", "/tmp",
+                                    "TERM"], out
     # the built-ins' messages and statuses are the programs'
     for cmd in ("test 1 -eq x", "[ a = b", "printf '%d\\n' z", "printf %q",
                 "pwd -x"):

@@ -2,7 +2,7 @@
  * Built-in commands: the ones that must change the shell itself (cd,
  * exit, export, set, ...), run in the shell process, and the common
  * small programs that 4.4BSD's sh also built in so that a script does
- * not fork for them (echo, printf, test, [, pwd: the programs' own
+ * not fork for them (echo, printf, test, [, pwd, kill: the programs' own
  * sources, compiled into the shell).
  *	.  :  [  alias  bg  break  cd  command  continue  echo  eval  exec
  *	exit  export  fg  history  jobs  kill  printf  pwd  read  return
@@ -576,7 +576,7 @@ static const struct builtin builtins[] = {
 	{ "fg", fgcmd, 0 },
 	{ "history", historycmd, 0 },
 	{ "jobs", jobscmd, 0 },
-	{ "kill", killcmd, 0 },
+	{ "kill", killjobcmd, 0 },
 	{ "printf", printfcmd, 0 },
 	{ "pwd", pwdcmd, 0 },
 	{ "read", readcmd, 0 },

@@ -7,7 +7,7 @@
  * (expand.c, glob.c, arith.c), redirections are applied (redir.c) and
  * children are forked and waited for as jobs (jobs.c); some commands
  * are built in (builtins.c, and echo, printf and test, whose sources are
- * the programs' own: bin/echo, bin/printf, bin/test, bin/pwd).  A command name is
+ * the programs' own: bin/echo, bin/printf, bin/test, bin/pwd, bin/kill).  A command name is
  * looked up as POSIX orders it (exec.c: findcommand): special built-in,
  * function (func.c), built-in, then $PATH.  Aliases (alias.c) are
  * replaced by the lexer as it reads the command's first word.  Trees and
@@ -223,8 +223,7 @@ void	 showjobs(int);
 int	 waitcmd(int, char **);
 int	 fgcmd(int, char **);
 int	 bgcmd(int, char **);
-int	 killcmd(int, char **);
-pid_t	 jobpgid(const char *);
+int	 killjobcmd(int, char **);
 void	 resetsignals(void);
 
 /* exec.c */
@@ -290,6 +289,7 @@ int	 echocmd(int, char **);
 int	 printfcmd(int, char **);
 int	 testcmd(int, char **);
 int	 pwdcmd(int, char **);
+int	 killcmd(int, char **);
 int	 goodpwd(const char *);		/* $PWD names "." logically */
 
 #endif

@@ -167,6 +167,8 @@ SHELL_CASES = [
      "h() { for i in 1 2 3; do [ $i = 2 ] && return $i; done; }; h; "
      "echo $?; printf 'return 4\\necho no\\n' > r; . ./r; echo $?",
      "2\n4\n", 0),
+    ("kill %N without job control signals the job's processes",
+     "sleep 10 | sleep 11 & kill %1; wait $!; echo $?", "143\n", 0),
     ("aliases take effect on the next line; trailing blank; no recursion",
      "alias say='echo ' who=world ls='ls -d'\nsay who; ls /; alias ls\n"
      "unalias ls; type ls | cut -c1-5", "world\n/\nls='ls -d'\nls is\n", 0),
@@ -409,7 +411,7 @@ def test_utility(userland: Path, tmp_path: Path, what: str, script: str,
     assert r.returncode == status, hint
 
 
-# The shell's echo, printf, test, [ and pwd are the programs' own sources
+# The shell's echo, printf, test, [, pwd and kill are the programs' own sources
 # compiled in (bin/sh: -DSHELL); each case runs the program and the
 # built-in with the same arguments: output, messages and status agree.
 BUILTIN_CASES = [
@@ -438,6 +440,14 @@ BUILTIN_CASES = [
     ["pwd", "-LP"],
     ["pwd", "-x"],
     ["pwd", "dir"],
+    ["kill", "-l"],
+    ["kill", "-l", "143"],
+    ["kill", "-l", "999"],
+    ["kill"],
+    ["kill", "-s"],
+    ["kill", "-NOSUCH", "1"],
+    ["kill", "x1"],
+    ["kill", "-0", "999999"],
 ]
 
 
