@@ -42,13 +42,18 @@ def test_functions_take_arguments_return_and_recurse(guest):
     assert status == 1 and "return: not in a function" in out, out
 
 
-def test_a_failing_expansion_in_a_function_restores_the_parameters(guest):
+def test_an_error_in_a_function_restores_the_parameters(guest):
     g = guest
     g.ok("set -- a b")
     g.ok("bad() { echo ${nosuch?unset here}; }")
     # an error abandons the whole line (the marker g.run adds too)
     g.send("bad 1 2 3\n")
     g.expect("unset here")
+    g.expect(PROMPT)
+    assert g.ok("echo $# $1").strip() == "2 a"
+    # a runaway recursion stops at a limit, and the shell goes on
+    g.send("deep() { deep x; }; deep y\n")
+    g.expect("deep: function calls nested too deeply")
     g.expect(PROMPT)
     assert g.ok("echo $# $1").strip() == "2 a"
 

@@ -12,11 +12,16 @@
  *
  * A function may be redefined or unset while it runs (f() { unset -f f;
  * ...; }): the running body stays alive until its last call returns.
+ * Calls nest at most MAXFUNCNEST deep: a runaway recursion is an error,
+ * not a crash when the stack runs out.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "sh.h"
+
+#define MAXFUNCNEST	1000	/* each call takes about 0.5 KB of stack, more
+				   with nested compound commands; 8 MB holds */
 
 struct funcdef {
 	struct funcdef *next;
@@ -185,6 +190,8 @@ callfunc(struct funcdef *f, int argc, char **argv, int flags)
 	volatile int oloopnest;
 	int status;
 
+	if (funcnest >= MAXFUNCNEST)
+		sherror("%s: function calls nested too deeply", argv[0]);
 	f->refs++;
 	saveparams(&ps, argc - 1, argv + 1);
 	oloopnest = loopnest;

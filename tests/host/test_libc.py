@@ -167,6 +167,8 @@ SHELL_CASES = [
      "h() { for i in 1 2 3; do [ $i = 2 ] && return $i; done; }; h; "
      "echo $?; printf 'return 4\\necho no\\n' > r; . ./r; echo $?",
      "2\n4\n", 0),
+    ("runaway recursion is an error, not a crash",
+     "f() { f; }; f; echo not reached", "", 2),
     ("kill %N without job control signals the job's processes",
      "sleep 10 | sleep 11 & kill %1; wait $!; echo $?", "143\n", 0),
     ("aliases take effect on the next line; trailing blank; no recursion",
