@@ -64,14 +64,17 @@ setalias(const char *def)
 	ap->value = savestr(eq + 1);
 }
 
-/* name='value', quoted so that the shell can read it back. */
-static void
-printalias(const struct alias *ap)
+/*
+ * prefix name='value', quoted so that the shell can read it back (alias
+ * prints it with no prefix, command -v with "alias ").
+ */
+void
+printalias(const char *prefix, const char *name)
 {
 	const char *s;
 
-	printf("%s='", ap->name);
-	for (s = ap->value; *s != '\0'; s++) {
+	printf("%s%s='", prefix, name);
+	for (s = lookupalias(name); *s != '\0'; s++) {
 		if (*s == '\'')
 			fputs("'\\''", stdout);
 		else
@@ -108,7 +111,7 @@ aliascmd(int argc, char **argv)
 			list[n++] = ap;
 		qsort(list, n, sizeof(*list), aliascmp);
 		for (i = 0; i < n; i++)
-			printalias(list[i]);
+			printalias("", list[i]->name);
 		return 0;
 	}
 	status = 0;
@@ -117,8 +120,8 @@ aliascmd(int argc, char **argv)
 			continue;
 		if (strchr(argv[i], '=') != NULL && argv[i][0] != '=')
 			setalias(argv[i]);
-		else if ((ap = *findalias(argv[i], strlen(argv[i]))) != NULL)
-			printalias(ap);
+		else if (lookupalias(argv[i]) != NULL)
+			printalias("", argv[i]);
 		else {
 			shwarn("alias: %s: not found", argv[i]);
 			status = 1;

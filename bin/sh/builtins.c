@@ -229,16 +229,8 @@ describe(const char *name, int verbose)
 	if ((value = lookupalias(name)) != NULL) {
 		if (verbose)
 			printf("%s is an alias for %s\n", name, value);
-		else {
-			printf("alias %s='", name);
-			for (; *value != '\0'; value++) {
-				if (*value == '\'')
-					fputs("'\\''", stdout);
-				else
-					putchar(*value);
-			}
-			printf("'\n");
-		}
+		else
+			printalias("alias ", name);
 		return 0;
 	}
 	findcommand(name, &ce, FC_PATH);

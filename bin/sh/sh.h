@@ -281,6 +281,7 @@ int	 callfunc(struct funcdef *, int, char **, int);
 
 /* alias.c */
 const char *lookupalias(const char *);
+void	 printalias(const char *, const char *);
 int	 aliascmd(int, char **);
 int	 unaliascmd(int, char **);
 
