@@ -168,13 +168,24 @@ $(B)/lib/crt0.o: $(B)/u/lib/csu/crt0.o
 TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/fsutil.c lib/fsutil/partition.c lib/fsutil/dinode.c lib/fsutil/lfs_read.c
 TOOLOBJS := $(patsubst %.c,$(B)/u/%.o,$(TOOLSHARED))
 
+# The shell's built-in echo, printf, test, pwd and kill are the programs' own
+# sources, compiled a second time with -DSHELL (which leaves out main).
+SHBLTINS := echo printf test pwd kill
+SHBLTINOBJS := $(patsubst %,$(B)/u/bin/sh/bltin-%.o,$(SHBLTINS))
+define shbltin
+$(B)/u/bin/sh/bltin-$(1).o: bin/$(1)/$(1).c | $(SYSGEN)
+	@mkdir -p $$(@D)
+	$(CC) $(UCFLAGS) -DSHELL -c $$< -o $$@
+endef
+$(foreach p,$(SHBLTINS),$(eval $(call shbltin,$(p))))
+
 # Each program is a folder: bin/NAME -> /bin/NAME, sbin/NAME -> /sbin/NAME,
 # usr.sbin/NAME -> /usr/sbin/NAME (and a host build in $(B)/host/NAME),
 # libexec/NAME -> /usr/libexec/NAME (daemons other programs start; guest
 # only), tests/prog/NAME -> /usr/tests/NAME (in-guest test programs).
 PROGDIRS := $(patsubst %/,%,$(wildcard bin/*/ sbin/*/ usr.sbin/*/ libexec/*/ tests/prog/*/))
 define prog
-$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(TOOLOBJS)) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(if $(filter $(DBPROGS),$(1)),$(B)/lib/libdb.a) $(B)/lib/libc.a lib/user.ld
+$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(TOOLOBJS)) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(if $(filter bin/sh,$(1)),$(SHBLTINOBJS)) $(B)/lib/crt0.o $(if $(filter $(DBPROGS),$(1)),$(B)/lib/libdb.a) $(B)/lib/libc.a lib/user.ld
 	@mkdir -p $$(@D)
 	$(LD) -static -nostdlib -T lib/user.ld -o $$@ $(B)/lib/crt0.o $$(filter %.o,$$(filter-out $(B)/lib/crt0.o,$$^)) $(if $(filter $(DBPROGS),$(1)),$(B)/lib/libdb.a) $(B)/lib/libc.a $(LIBGCC)
 	@if [ -f $(1)/LINKS ]; then for l in $$$$(cat $(1)/LINKS); do ln -f $$@ $$(@D)/$$$$l; done; fi
