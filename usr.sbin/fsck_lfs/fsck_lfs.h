@@ -126,6 +126,8 @@ int	 headseg(u_int32_t);
 void	 recount(void);
 
 /* write.c */
+extern u_int32_t nmoved;		/* broken segments the repair emptied */
+extern u_int32_t ndeferred;		/* ... left for want of room */
 int	 writelog(void);
 
 #endif /* !_FSCK_LFS_H_ */
