@@ -128,6 +128,6 @@ void	 recount(void);
 /* write.c */
 extern u_int32_t nmoved;		/* broken segments the repair emptied */
 extern u_int32_t ndeferred;		/* ... left for want of room */
-int	 writelog(void);
+int	 writelog(int);
 
 #endif /* !_FSCK_LFS_H_ */

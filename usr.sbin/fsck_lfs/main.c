@@ -264,7 +264,7 @@ main(int argc, char *argv[])
 		nrepaired = 0;
 		nmoved = ndeferred = 0;
 		if (yflag && nfixable > 0) {
-			if (writelog())
+			if (writelog(nfixable))
 				nrepaired = nfixable - ndeferred;
 			else {
 				note("could not write the repairs: nothing "

@@ -527,12 +527,13 @@ mkpseg(const struct pseg *ps, u_int64_t serial, const u_int32_t *ib)
 }
 
 /*
- * Write the repaired model as partial segments and a checkpoint; 1 on
- * success, 0 (nothing written, or a write failed) otherwise.  ndeferred
- * says how many broken segments were left for another round.
+ * Write the repaired model, nfix repairs, as partial segments and a
+ * checkpoint; 1 on success, 0 (nothing written, or a write failed)
+ * otherwise.  ndeferred says how many broken segments were left for
+ * another round; when they are all the repairs, nothing is written.
  */
 int
-writelog(void)
+writelog(int nfix)
 {
 	struct dirtyblk ind;
 	struct pseg *ps;
@@ -548,6 +549,12 @@ writelog(void)
 	}
 	if (!fit(hasind, &niblk))
 		return (0);
+	if (ndeferred == (u_int32_t)nfix) {
+		free(psegs);
+		free(segs);
+		freeslots();
+		return (1);
+	}
 	oldoffset = fs.dlfs_offset;
 	if (hasind) {
 		ib = emalloc(fs.dlfs_bsize);
