@@ -128,16 +128,17 @@ def make_full(out: Path, nbroken: int, room: bool = True) -> list[int]:
     """The full LFS base (only dlfs_minfreeseg clean segments) with the
     first summary of nbroken full segments broken (a byte of a FINFO,
     not resealed: a bad summary checksum); returns those segments.
-    Without room, every clean segment but the cold log head's next one
-    is marked dirty first, as if written and then all overwritten, with
-    the counts to match: no segment can take a segment's live blocks."""
+    Without room, every clean segment is marked dirty first, as if
+    written and then all overwritten, with the counts to match and the
+    log going on in its current segment (lfs_pickseg's "none left"): no
+    segment can take a segment's live blocks."""
     copy_base("lfs-full", out)
     d = Lfs(out)
     sb = d.sb
     full = [sn for sn in range(sb.nseg) if sn != sb.curseg and
             d.disk.seguse(sn)[0] >= (sb.ssize - 8) * sb.bsize]
     if not room:
-        taken = [sn for sn in clean_segments(out) if sn != sb.cnextseg]
+        taken = clean_segments(out)
         for sn in taken:
             o = d.seguse_off(sn) + lfsdisk.SEGUSE_OFFSET["flags"]
             flags = struct.unpack_from("<I", d.data, o)[0]
@@ -150,7 +151,7 @@ def make_full(out: Path, nbroken: int, room: bool = True) -> list[int]:
         clean, dirty = struct.unpack_from("<II", d.data, ci)
         d.set_field(ci, lfsdisk.CLEANERINFO_FIELDS, clean=clean - len(taken),
                     dirty=dirty + len(taken), avail=avail)
-        d.set_superblocks(avail=avail)
+        d.set_superblocks(avail=avail, nextseg=sb.curseg)
     broken = full[:nbroken]
     for sn in broken:
         first = d.disk.segment(sn)[0][0].daddr

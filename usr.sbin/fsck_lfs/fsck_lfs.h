@@ -123,6 +123,9 @@ void	 pass6(void);
 void	 pass7(void);
 int64_t	 availblocks(void);
 int	 headseg(u_int32_t);
+u_int32_t pickseg(u_int32_t, int (*)(u_int32_t));
+void	 fixnextseg(void);
+void	 fixcnextseg(void);
 void	 recount(void);
 
 /* write.c */

@@ -197,14 +197,17 @@ freeslots(void)
 	nslots = ninos = 0;
 }
 
-/* May the repair move into segment sn: clean, and no one else's? */
+/*
+ * May the repair move into segment sn: clean, not emptied by it (that
+ * is clean only after its checkpoint), not one it took already?
+ */
 static int
 canuse(u_int32_t sn)
 {
 	u_int32_t i;
 
 	if ((seguse(sn)->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)) ||
-	    headseg(sn) || segbroken[sn] || sn == fs.dlfs_cnextseg)
+	    headseg(sn) || segbroken[sn])
 		return (0);
 	for (i = 0; i < nsegs; i++)
 		if (segs[i] == sn)
@@ -214,21 +217,16 @@ canuse(u_int32_t sn)
 
 /*
  * The segment the log moves into after the last of segs[]: dlfs_nextseg
- * (the summaries already name it), else the first after it the repair
- * may use, as lfs_pickseg chooses; dlfs_nseg if there is none.
+ * (the summaries already name it), else as lfs_pickseg chooses; or
+ * dlfs_nseg if there is none.
  */
 static u_int32_t
 nextseg(void)
 {
-	u_int32_t sn = segs[nsegs - 1], n;
 
-	if (nsegs == 1 && fs.dlfs_nextseg < fs.dlfs_nseg &&
-	    canuse(fs.dlfs_nextseg))
+	if (nsegs == 1 && canuse(fs.dlfs_nextseg))
 		return (fs.dlfs_nextseg);
-	for (n = 1; n < fs.dlfs_nseg; n++)
-		if (canuse((sn + n) % fs.dlfs_nseg))
-			return ((sn + n) % fs.dlfs_nseg);
-	return (fs.dlfs_nseg);
+	return (pickseg(segs[nsegs - 1], canuse));
 }
 
 /*
@@ -537,7 +535,7 @@ writelog(int nfix)
 {
 	struct dirtyblk ind;
 	struct pseg *ps;
-	u_int32_t niblk, *ib = NULL, oldoffset, sn, n;
+	u_int32_t niblk, *ib = NULL, oldoffset;
 	u_int64_t serial;
 	u_int8_t *pseg;
 	int hasind = ifnblk > NDADDR, ok;
@@ -578,18 +576,9 @@ writelog(int nfix)
 		seguse(segs[ps->ps_seg])->su_lastmod = (u_int32_t)now;
 	}
 	/* No clean segment was left to go on into: one emptied now is. */
-	sn = fs.dlfs_nextseg;
-	if (sn == fs.dlfs_curseg || (seguse(sn)->su_flags &
-	    (SEGUSE_DIRTY | SEGUSE_ACTIVE)))
-		for (n = 1; n < fs.dlfs_nseg; n++) {
-			sn = (fs.dlfs_curseg + n) % fs.dlfs_nseg;
-			if (!(seguse(sn)->su_flags &
-			    (SEGUSE_DIRTY | SEGUSE_ACTIVE)) &&
-			    sn != fs.dlfs_cnextseg) {
-				fs.dlfs_nextseg = sn;
-				break;
-			}
-		}
+	if (fs.dlfs_nextseg == fs.dlfs_curseg)
+		fixnextseg();
+	fixcnextseg();
 
 	/* The partial segments in log order; each valid once on disk. */
 	ok = sumfix_write();
