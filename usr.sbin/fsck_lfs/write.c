@@ -149,7 +149,10 @@ walkdirty(blkfn fn)
 			walkfile(ino, &inos[ino].is_di, fn, NULL);
 }
 
-/* Slots in FINFO order: by inode, each file's blocks as listed. */
+/*
+ * Slots in FINFO order: by inode, each file's data blocks in order (its
+ * last one last, for fi_lastlength), then its indirect blocks.
+ */
 static int
 slotcmp(const void *a, const void *b)
 {
@@ -157,7 +160,11 @@ slotcmp(const void *a, const void *b)
 
 	if (x->sl_ino != y->sl_ino)
 		return (x->sl_ino < y->sl_ino ? -1 : 1);
-	return (0);
+	if ((x->sl_lbn < 0) != (y->sl_lbn < 0))
+		return (x->sl_lbn < 0 ? 1 : -1);
+	if (x->sl_lbn < 0)
+		return (x->sl_lbn > y->sl_lbn ? -1 : x->sl_lbn < y->sl_lbn);
+	return (x->sl_lbn < y->sl_lbn ? -1 : x->sl_lbn > y->sl_lbn);
 }
 
 /* The blocks to write: the files' dirty ones, then the ifile whole. */
@@ -291,7 +298,7 @@ plan(u_int32_t niblk)
 static void
 place(u_int32_t *ib)
 {
-	struct dinode *ifdi = &inos[LFS_IFILE_INUM].is_di;
+	struct dinode *ifdi = &inos[LFS_IFILE_INUM].is_di, *dip;
 	struct slot *sl;
 	struct pseg *ps;
 	SEGUSE *sup;
@@ -315,8 +322,9 @@ place(u_int32_t *ib)
 			a = ps->ps_start + 1 + j;
 			if (sl->sl_db != NULL) {
 				sl->sl_db->db_daddr = a;
+				dip = &inos[sl->sl_ino].is_di;
 				if (sl->sl_lbn >= 0 && sl->sl_lbn < NDADDR)
-					inos[sl->sl_ino].is_di.di_db[sl->sl_lbn] = a;
+					dip->di_db[sl->sl_lbn] = a;
 			} else if (sl->sl_lbn < 0)
 				ifdi->di_ib[0] = a;
 			else if (sl->sl_lbn < NDADDR)
