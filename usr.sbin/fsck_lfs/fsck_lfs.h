@@ -9,8 +9,8 @@
  *	inode.c		the ifile in memory; pass 3: inodes and their blocks
  *	dir.c		pass 4: directories, reachability, link counts
  *	segs.c		passes 5-7: segment usage, free list, totals
- *	write.c		repair: the changes as one new partial segment and
- *			a new checkpoint, written the way the kernel would
+ *	write.c		repair: the changes as new partial segments and a
+ *			new checkpoint, written the way the kernel would
  *
  * The model: the checkpoint's ifile whole in memory, and for every
  * inode number its dinode (struct inoinfo).  A repair edits the model

@@ -10,8 +10,9 @@
  * in that order, over as many partial segments as it takes: the first
  * at the checkpoint's dlfs_offset in dlfs_curseg, the next where a
  * summary is full (lfs_sumsize), or at the start of the next clean
- * segment when a segment is (dlfs_nextseg first; each segment entered
- * is marked DIRTY|ACTIVE and a new nextseg chosen, as lfs_newseg does).
+ * segment when a segment is (dlfs_nextseg first, then as lfs_pickseg
+ * chooses, the cold head's choice last; each segment entered is marked
+ * DIRTY|ACTIVE and a new nextseg chosen, as lfs_newseg does).
  * The inode blocks all go in the last one, which ends the checkpoint
  * (SS_CKP); the others carry SS_DIROP|SS_CONT, so a roll-forward takes
  * the repair whole or not at all.  Blocks get their addresses first
@@ -33,9 +34,9 @@
  * writes only into clean segments, and one it empties is clean only
  * once the new checkpoint is on disk, so it cannot take its own
  * repairs.  When everything does not fit in the clean segments there
- * are, the segments to empty are admitted fewest live bytes first (one
- * with none costs nothing) while the plan fits, and the rest are left
- * (ndeferred): main checks again after the checkpoint, when the
+ * are, the segments to empty are left out one at a time, most live
+ * bytes first (one with none costs nothing), until the plan fits
+ * (fit; ndeferred): main checks again after the checkpoint, when the
  * segments emptied are clean and take the next ones, as the cleaner
  * frees a segment before it needs another (thesis 6.3.4).  A round
  * that can empty none says so, and leaves those segments as they are.
