@@ -11,7 +11,15 @@ read by /usr/tests/fswalk, written to, and unmounted: refusals (EIO and
 the like) are fine, a panic or a hang is not.
 
 DAMAGE_SEEDS (default 40) is how many random images per layout each
-part takes; make stress sets more.
+part takes; make stress sets more.  FOUND_SEEDS are seeds past those that
+a wide run found fsck failing on: the host test always takes them too.
+
+A full LFS (the kernel wrote until it refused: only the cleaner's
+dlfs_minfreeseg clean segments left) with broken summaries in full
+segments: fsck_lfs -y empties them all, a few at a time in rounds when
+the clean segments cannot take them at once, and never leaves fewer
+clean segments than it found; with no segment to take them it says so,
+changes nothing, and the kernel still mounts it.
 """
 from __future__ import annotations
 
@@ -25,6 +33,9 @@ from tests import damage
 from tests.guest import Guest, GuestError
 
 SEEDS = int(os.environ.get("DAMAGE_SEEDS", "40"))
+# make stress (400 seeds): an emptied segment's live blocks with the ifile
+# were more than one partial segment, all fsck_lfs -y could write (issue 21)
+FOUND_SEEDS = {"lfs": (322, 330)}
 BATCH = len(damage.PARTS)       # images per guest: one disk's partitions
 STEP_TIMEOUT = 90
 
@@ -56,14 +67,62 @@ def test_fsck_repairs_random_damage(tmp_path: Path, layout: str):
     """fsck_lfs repairs every image; fsck_ffs may refuse a damaged
     superblock (it names the copy to use)."""
     failures = []
-    for seed in range(SEEDS):
+    seeds = sorted(set(range(SEEDS)) | set(FOUND_SEEDS.get(layout, ())))
+    for seed in seeds:
         img = tmp_path / "r.img"
         what = damage.make_random(layout, seed, img)
         verdict = damage.repair_verdict(layout, img, strict=layout == "lfs")
         if verdict is not None:
             failures.append(f"seed {seed} ({'; '.join(what)}):\n{verdict}")
-    assert not failures, (f"{len(failures)} of {SEEDS} images:\n" +
+    assert not failures, (f"{len(failures)} of {len(seeds)} images:\n" +
                           "\n".join(failures[:3]))
+
+
+def fsck_lfs_summary(out: str) -> tuple[int, int]:
+    """(problems, repaired) of fsck_lfs's last line."""
+    m = re.search(r"; (\d+) problems(?:, (\d+) repaired)?$", out.rstrip())
+    assert m, out
+    return int(m.group(1)), int(m.group(2) or 0)
+
+
+def test_fsck_lfs_empties_broken_segments_of_a_full_log(tmp_path: Path):
+    """Three full segments with broken summaries, two segments' room (one
+    the cold log head's choice, which the hot head takes when it is the
+    last, as lfs_pickseg does): a round empties what fits, the next
+    round empties the rest into the segments the last one freed."""
+    img = tmp_path / "full.img"
+    broken = damage.make_full(img, 3)
+    before = damage.clean_segments(img)
+    assert len(before) == damage.Lfs(img).sb.minfreeseg
+    y = damage.run_fsck("lfs", img, "-y")
+    assert y.returncode == 0, y.stdout + y.stderr
+    assert "left for want of room: checking again" in y.stdout, y.stdout
+    for sn in broken:
+        assert f"segment {sn}: block " in y.stdout
+    n = damage.run_fsck("lfs", img, "-n")
+    assert n.returncode == 0 and fsck_lfs_summary(n.stdout) == (0, 0), \
+        n.stdout
+    after = damage.clean_segments(img)
+    assert len(after) >= len(before), (before, after)
+    assert set(broken) & set(after), (broken, after)
+
+
+def test_fsck_lfs_says_when_no_segment_can_take_them(tmp_path: Path):
+    """No clean segment: -y says it cannot empty the segment, exits 1,
+    and writes nothing (the image is as it was)."""
+    img = tmp_path / "nofree.img"
+    damage.make_full(img, 0, room=False)
+    n = damage.run_fsck("lfs", img, "-n")
+    assert n.returncode == 0, n.stdout       # consistent before the damage
+    [sn] = damage.make_full(img, 1, room=False)
+    was = img.read_bytes()
+    y = damage.run_fsck("lfs", img, "-y")
+    assert y.returncode == 1, y.stdout + y.stderr
+    assert (f"{img}: 1 segments with broken summaries not emptied: no room "
+            "in the log for their live blocks") in y.stdout
+    assert f"note: segment {sn}: no room in the log to empty it" in y.stdout
+    assert fsck_lfs_summary(y.stdout) == (1, 0)
+    assert img.read_bytes() == was
 
 
 # --- the kernel on damaged disks ---------------------------------------------
@@ -178,3 +237,33 @@ def test_the_kernel_reads_what_fsck_repaired(guests, tmp_path: Path,
             break
     assert len(images) == BATCH
     run_batch(guests, tmp_path, layout, images, clean=True)
+
+
+def test_the_kernel_on_full_logs_fsck_repaired_or_left(guests,
+                                                       tmp_path: Path):
+    """The full log -y emptied three segments of, in rounds: the kernel
+    walks it without an error, writes to it, and fsck -n finds it clean.
+    The one -y could not empty a segment of for want of room: the kernel
+    mounts it read-only and walks it."""
+    repaired = tmp_path / "repaired.img"
+    damage.make_full(repaired, 3)
+    assert damage.run_fsck("lfs", repaired, "-y").returncode == 0
+    left = tmp_path / "left.img"
+    damage.make_full(left, 1, room=False)
+    assert damage.run_fsck("lfs", left, "-y").returncode == 1
+    disk = tmp_path / "sd1.img"
+    parts = damage.assemble([repaired, left], disk)
+    g = guests.boot(tmp_path, sd1=disk)
+    try:
+        logs = {"repaired": walk_partition(g, "lfs", parts[0], clean=True),
+                "left": walk_partition(g, "lfs", parts[1])}
+    finally:
+        g.close()
+    failures = [f"{name}:\n  " + "\n  ".join(log)
+                for name, log in logs.items()
+                if any(l.startswith("FAILED") or FATAL.search(l)
+                       for l in log)]
+    assert not failures, "\n".join(failures)
+    assert logs["left"][0].startswith("mount ro: 0"), logs["left"]
+    walk = logs["left"][1]
+    assert "fswalk: walked" in walk and "; 0 errors" in walk, logs["left"]

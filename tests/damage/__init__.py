@@ -38,12 +38,14 @@ import struct
 import subprocess
 from pathlib import Path
 
+from qemu import lfsdisk
 from tests.damage.base import HOST, LAYOUTS, SECTOR, copy_base
 from tests.damage.cases import CASES
 from tests.damage.edit import Ffs, Lfs
 
 __all__ = ["LAYOUTS", "CASES", "cases_for", "make_case", "make_random",
-           "damage_random", "PARTS", "assemble", "run_fsck", "repair_verdict"]
+           "damage_random", "clean_segments", "make_full", "PARTS",
+           "assemble", "run_fsck", "repair_verdict"]
 
 
 INTERESTING = (0, 1, 0xffffffff, 0x7fffffff, 0x80000000, 0xfffffffe,
@@ -111,6 +113,51 @@ def make_random(layout: str, seed: int, out: Path) -> list[str]:
 
 def cases_for(layout: str) -> list[str]:
     return [n for n, c in CASES.items() if layout in c.layouts]
+
+
+# --- a full log ------------------------------------------------------------------
+
+def clean_segments(img: Path) -> list[int]:
+    """The segments of the newest checkpoint's SEGUSE marked clean."""
+    fs = Lfs(img)
+    return [sn for sn in range(fs.sb.nseg)
+            if not fs.disk.seguse(sn)[4] & lfsdisk.SEGUSE_DIRTY]
+
+
+def make_full(out: Path, nbroken: int, room: bool = True) -> list[int]:
+    """The full LFS base (only dlfs_minfreeseg clean segments) with the
+    first summary of nbroken full segments broken (a byte of a FINFO,
+    not resealed: a bad summary checksum); returns those segments.
+    Without room, every clean segment is marked dirty first, as if
+    written and then all overwritten, with the counts to match and the
+    log going on in its current segment (lfs_pickseg's "none left"): no
+    segment can take a segment's live blocks."""
+    copy_base("lfs-full", out)
+    d = Lfs(out)
+    sb = d.sb
+    full = [sn for sn in range(sb.nseg) if sn != sb.curseg and
+            d.disk.seguse(sn)[0] >= (sb.ssize - 8) * sb.bsize]
+    if not room:
+        taken = clean_segments(out)
+        for sn in taken:
+            o = d.seguse_off(sn) + lfsdisk.SEGUSE_OFFSET["flags"]
+            flags = struct.unpack_from("<I", d.data, o)[0]
+            d.set_field(o - lfsdisk.SEGUSE_OFFSET["flags"],
+                        lfsdisk.SEGUSE_FIELDS,
+                        flags=flags | lfsdisk.SEGUSE_DIRTY)
+        avail = sb.avail - sum(sb.sntod(sn + 1) - sb.sbfirstblock(sn)
+                               for sn in taken)
+        ci = d.off(d.ifile_block(0))
+        clean, dirty = struct.unpack_from("<II", d.data, ci)
+        d.set_field(ci, lfsdisk.CLEANERINFO_FIELDS, clean=clean - len(taken),
+                    dirty=dirty + len(taken), avail=avail)
+        d.set_superblocks(avail=avail, nextseg=sb.curseg)
+    broken = full[:nbroken]
+    for sn in broken:
+        first = d.disk.segment(sn)[0][0].daddr
+        d.data[d.off(first) + 100] ^= 0x55
+    d.save()
+    return broken
 
 
 # --- a scratch disk of several images --------------------------------------------

@@ -3,7 +3,9 @@ several blocks, small files and ones through the single and double
 indirect blocks, symbolic links short and long).  FFS and EFS bases are
 made on the host (build/host/newfs -D); the LFS base needs the kernel to
 write it, so a guest makes it once; both are cached under build/damage
-until the tools, the kernel or this file change."""
+until the tools, the kernel or this file change.  A full LFS base
+(make_lfs_full_base) is the LFS one filled by the kernel until it
+refuses, for fsck_lfs's repairs with little room in the log."""
 from __future__ import annotations
 
 import fcntl
@@ -101,28 +103,54 @@ def make_lfs_base(out: Path) -> None:
         shutil.copyfile(g.sd1, out)
 
 
-def base_image(layout: str) -> Path:
-    """The cached base image of a layout (made if missing or stale; one
-    maker at a time, when the tests run in parallel)."""
+# Written to the full LFS base until the kernel refuses (ENOSPC).
+FULL_FILL = "dd if=/dev/zero of=/mnt/fill bs=64k count=1000"
+
+
+def make_lfs_full_base(out: Path) -> None:
+    """The LFS base with one more file, written by the kernel without a
+    cleaner until it refuses: then only the cleaner's dlfs_minfreeseg
+    clean segments are left, and nearly every other one is full of live
+    blocks."""
+    with tempfile.TemporaryDirectory() as t:
+        disk = Path(t) / "sd1.img"
+        shutil.copyfile(base_image("lfs"), disk)
+        with Guest(Path(t), sd1=disk) as g:
+            g.ok("mount -n -t lfs /dev/sd1a /mnt")
+            said, status = g.run(FULL_FILL, 300)
+            assert status != 0 and "No space left" in said, said
+            g.ok("umount /mnt")
+            fslib.fsck_lfs_clean(g, "-n")
+        shutil.copyfile(disk, out)
+
+
+def base_image(kind: str) -> Path:
+    """The cached base image of a layout, or "lfs-full" (made if missing
+    or stale; one maker at a time, when the tests run in parallel)."""
     d = BUILD / "damage"
     d.mkdir(parents=True, exist_ok=True)
-    out = d / f"{layout}-base.img"
+    out = d / f"{kind}-base.img"
     deps = [HOST / "newfs", HOST / "newfs_lfs", BUILD / "kernel",
             Path(__file__)]
+    if kind == "lfs-full":
+        deps.append(base_image("lfs"))
     newest = max(p.stat().st_mtime for p in deps if p.exists())
-    with open(d / f"{layout}-base.lock", "w") as lock:
+    with open(d / f"{kind}-base.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if out.exists() and out.stat().st_mtime >= newest:
             return out
-        tmp = d / f"{layout}-base.tmp"
-        if layout == "lfs":
+        tmp = d / f"{kind}-base.tmp"
+        if kind == "lfs-full":
+            make_lfs_full_base(tmp)
+        elif kind == "lfs":
             make_lfs_base(tmp)
         else:
-            make_ffs_base(tmp, efs=layout == "efs")
+            make_ffs_base(tmp, efs=kind == "efs")
         tmp.replace(out)
     return out
 
 
-def copy_base(layout: str, out: Path) -> None:
-    subprocess.run(["cp", "--sparse=always", str(base_image(layout)),
+def copy_base(kind: str, out: Path) -> None:
+    """A copy of the base image of a layout, or of "lfs-full"."""
+    subprocess.run(["cp", "--sparse=always", str(base_image(kind)),
                     str(out)], check=True)

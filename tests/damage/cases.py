@@ -345,9 +345,7 @@ def _(img, layout):
 
 
 @case("lfs-summary-next", ("lfs",),
-      "every summary's next segment beyond the end",
-      refused="every segment to be emptied: more than one partial segment of "
-      "repairs")
+      "every summary's next segment beyond the end: every segment emptied")
 def _(img, layout):
     d = Lfs(img)
     for a, _ in d.psegs:

@@ -194,6 +194,30 @@ def test_repeated_repairs_move_to_the_next_segment(bindir, tmp_path):
     assert LfsImage(img).sb.curseg > 0
 
 
+def test_next_segment_in_use(bindir, tmp_path):
+    """dlfs_nextseg naming a dirty segment, which the kernel refuses to
+    mount ("run fsck_lfs"): -y chooses a clean one, as lfs_pickseg."""
+    img = newfs_lfs(bindir, tmp_path / "s.img", 8 * MB, "-s", "64k")
+    for n in range(2):              # the log moves on: segment 0 is used
+        d = LfsImage(img)
+        di = d.dinode(2)
+        di[DI_NLINK] = 10 + n
+        d.set_dinode(2, di)
+        d.save()
+        repaired_and_clean(bindir, img)
+    d = LfsImage(img)
+    assert d.sb.curseg != 0
+    d.set_superblocks(nextseg=0)
+    d.save()
+    out = fsck(bindir, img, expect=1)
+    assert out.splitlines()[:-1] == [
+        "fsck_lfs: superblock nextseg 0: the segment is in use"], out
+    repaired_and_clean(bindir, img)
+    d = LfsImage(img)
+    flags = d.disk.seguse(d.sb.nextseg)[4]
+    assert d.sb.nextseg != d.sb.curseg and not flags & lfsdisk.SEGUSE_DIRTY
+
+
 def test_mounted_file_system_is_not_repaired_without_f(bindir, img):
     d = LfsImage(img)
     d.set_superblocks(clean=0)

@@ -9,8 +9,8 @@
  *	inode.c		the ifile in memory; pass 3: inodes and their blocks
  *	dir.c		pass 4: directories, reachability, link counts
  *	segs.c		passes 5-7: segment usage, free list, totals
- *	write.c		repair: the changes as one new partial segment and
- *			a new checkpoint, written the way the kernel would
+ *	write.c		repair: the changes as new partial segments and a
+ *			new checkpoint, written the way the kernel would
  *
  * The model: the checkpoint's ifile whole in memory, and for every
  * inode number its dinode (struct inoinfo).  A repair edits the model
@@ -123,9 +123,14 @@ void	 pass6(void);
 void	 pass7(void);
 int64_t	 availblocks(void);
 int	 headseg(u_int32_t);
+u_int32_t pickseg(u_int32_t, int (*)(u_int32_t));
+void	 fixnextseg(void);
+void	 fixcnextseg(void);
 void	 recount(void);
 
 /* write.c */
-int	 writelog(void);
+extern u_int32_t nmoved;		/* broken segments the repair emptied */
+extern u_int32_t ndeferred;		/* ... left for want of room */
+int	 writelog(int);
 
 #endif /* !_FSCK_LFS_H_ */

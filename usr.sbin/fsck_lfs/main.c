@@ -7,9 +7,12 @@
  *		mounted file system: it checks the newest checkpoint on
  *		disk, and if a new checkpoint is taken while it runs, it
  *		says so and checks again (at most MAXTRIES times)
- *	-y	repair, offline: the changes go to the log as a new partial
- *		segment and a new checkpoint (write.c); refused on a
- *		mounted file system (dlfs_clean 0) unless -f
+ *	-y	repair, offline: the changes go to the log as new partial
+ *		segments and a new checkpoint (write.c); refused on a
+ *		mounted file system (dlfs_clean 0) unless -f.  When the
+ *		clean segments cannot take every segment with a broken
+ *		summary at once, those left wait for another round,
+ *		checked again from the new checkpoint
  *	-q	print only the summary line
  *	-f	force: repair even if mounted (for tests)
  *
@@ -174,11 +177,54 @@ check(void)
 	pass7();
 }
 
+/*
+ * Check the newest checkpoint; 0 if it cannot be (said why).  A mounted
+ * fs may take a checkpoint meanwhile: then look again.
+ */
+static int
+checkfs(void)
+{
+	u_int64_t newest;
+	int try;
+
+	for (try = 0;; try++) {
+		reset();
+		if (!pass1(try))
+			return (0);
+		if (yflag && fs.dlfs_clean == 0 && !fflag) {
+			fprintf(stderr, "fsck_lfs: %s: mounted (not unmounted "
+			    "cleanly): unmount it, or check with -n\n",
+			    special);
+			return (0);
+		}
+		if (!ifile_read()) {
+			fprintf(stderr, "fsck_lfs: %s: the ifile cannot be "
+			    "read\n", special);
+			return (0);
+		}
+		check();
+		if (yflag || (newest = sb_newest()) == fs.dlfs_serial)
+			return (1);
+		if (try + 1 == MAXTRIES) {
+			note("the checkpoint keeps moving (serial %llu, now "
+			    "%llu): results are for serial %llu",
+			    (unsigned long long)fs.dlfs_serial,
+			    (unsigned long long)newest,
+			    (unsigned long long)fs.dlfs_serial);
+			return (1);
+		}
+		if (!qflag)
+			printf("fsck_lfs: %s: new checkpoint (serial %llu "
+			    "after %llu) while checking: checking again\n",
+			    special, (unsigned long long)newest,
+			    (unsigned long long)fs.dlfs_serial);
+	}
+}
+
 int
 main(int argc, char *argv[])
 {
-	u_int64_t newest;
-	int ch, try, i, nrepaired;
+	int ch, round, i, nrepaired;
 
 	fsutil_exitstatus = FSCK_FAIL;
 	while ((ch = getopt(argc, argv, "nyqf")) != -1) {
@@ -207,49 +253,41 @@ main(int argc, char *argv[])
 		fprintf(stderr, "fsck_lfs: %s: cannot open\n", special);
 		return (FSCK_FAIL);
 	}
-	for (try = 0;; try++) {
-		reset();
-		if (!pass1(try))
+	/*
+	 * -y rounds: one repair each, and another only when broken
+	 * segments were left for want of room while others were emptied,
+	 * which now take them (write.c).
+	 */
+	for (round = 0;; round++) {
+		if (!checkfs())
 			return (FSCK_FAIL);
-		if (yflag && fs.dlfs_clean == 0 && !fflag) {
-			fprintf(stderr, "fsck_lfs: %s: mounted (not unmounted "
-			    "cleanly): unmount it, or check with -n\n",
-			    special);
-			return (FSCK_FAIL);
+		nrepaired = 0;
+		nmoved = ndeferred = 0;
+		if (yflag && nfixable > 0) {
+			if (writelog(nfixable))
+				nrepaired = nfixable - ndeferred;
+			else {
+				note("could not write the repairs: nothing "
+				    "repaired");
+				ndeferred = 0;
+			}
 		}
-		if (!ifile_read()) {
-			fprintf(stderr, "fsck_lfs: %s: the ifile cannot be "
-			    "read\n", special);
-			return (FSCK_FAIL);
-		}
-		check();
-		/* A mounted fs may take a checkpoint meanwhile: look again. */
-		if (yflag || (newest = sb_newest()) == fs.dlfs_serial)
+		if (!qflag)
+			for (i = 0; i < nlines; i++)
+				printf("fsck_lfs: %s\n", lines[i]);
+		if (ndeferred == 0)
 			break;
-		if (try + 1 == MAXTRIES) {
-			note("the checkpoint keeps moving (serial %llu, now "
-			    "%llu): results are for serial %llu",
-			    (unsigned long long)fs.dlfs_serial,
-			    (unsigned long long)newest,
-			    (unsigned long long)fs.dlfs_serial);
+		if (nmoved == 0 || round + 1 == (int)fs.dlfs_nseg) {
+			printf("fsck_lfs: %s: %u segments with broken summaries "
+			    "not emptied: no room in the log for their live "
+			    "blocks\n", special, ndeferred);
 			break;
 		}
 		if (!qflag)
-			printf("fsck_lfs: %s: new checkpoint (serial %llu "
-			    "after %llu) while checking: checking again\n",
-			    special, (unsigned long long)newest,
-			    (unsigned long long)fs.dlfs_serial);
+			printf("fsck_lfs: %s: %u segments emptied, %u left for "
+			    "want of room: checking again\n", special, nmoved,
+			    ndeferred);
 	}
-	nrepaired = 0;
-	if (yflag && nfixable > 0) {
-		if (writelog())
-			nrepaired = nfixable;
-		else
-			note("could not write the repairs: nothing repaired");
-	}
-	if (!qflag)
-		for (i = 0; i < nlines; i++)
-			printf("fsck_lfs: %s\n", lines[i]);
 	printf("fsck_lfs: %s: %u files, %lld blocks, %lld free; %d problems",
 	    special, nalloc, (long long)nlive,
 	    (long long)fs.dlfs_dsize - nlive, nproblems);

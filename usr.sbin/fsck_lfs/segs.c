@@ -5,8 +5,9 @@
  *	   (bsize a data or indirect block, sizeof(struct dinode) an
  *	   inode at its map address); a segment with live bytes, and the
  *	   current one, are SEGUSE_DIRTY; SEGUSE_SUPERBLOCK is set exactly
- *	   on the segments holding a copy; CLEANERINFO clean and dirty
- *	   count the flags.
+ *	   on the segments holding a copy; dlfs_nextseg, where the log
+ *	   goes on, is clean (or dlfs_curseg, when none was: lfs_pickseg);
+ *	   CLEANERINFO clean and dirty count the flags.
  *	6  the free list, from dlfs_free through if_nextfree: in range,
  *	   acyclic, only free entries and every free entry but 0 and 1;
  *	   dlfs_nfiles and CLEANERINFO free_head.
@@ -46,6 +47,60 @@ segclean(u_int32_t sn)
 {
 
 	return ((seguse(sn)->su_flags & (SEGUSE_DIRTY | SEGUSE_ACTIVE)) == 0);
+}
+
+/*
+ * Where the log goes on after segment sn, as lfs_pickseg chooses: the
+ * first segment after it that ok() takes and the cold head did not
+ * choose, else the cold head's choice if ok() takes it (the kernel's
+ * cold head then chooses again at mount, lfs_coldcheck), else
+ * dlfs_nseg: none.
+ */
+u_int32_t
+pickseg(u_int32_t sn, int (*ok)(u_int32_t))
+{
+	u_int32_t n, next;
+
+	for (n = 1; n < fs.dlfs_nseg; n++) {
+		next = (sn + n) % fs.dlfs_nseg;
+		if (next != fs.dlfs_cnextseg && ok(next))
+			return (next);
+	}
+	if (fs.dlfs_cnextseg != sn && ok(fs.dlfs_cnextseg))
+		return (fs.dlfs_cnextseg);
+	return (fs.dlfs_nseg);
+}
+
+/* dlfs_nextseg as the kernel wants it: clean, or curseg when none is. */
+void
+fixnextseg(void)
+{
+	u_int32_t sn = pickseg(fs.dlfs_curseg, segclean);
+
+	fs.dlfs_nextseg = sn < fs.dlfs_nseg ? sn : fs.dlfs_curseg;
+}
+
+/*
+ * dlfs_cnextseg once a repair took it (pickseg) or it is the hot head's
+ * too: another clean segment, as lfs_pickcold chooses; as it is if
+ * there is none (the kernel's cold head writes to the hot one's then).
+ */
+void
+fixcnextseg(void)
+{
+	u_int32_t n, sn;
+
+	if (segclean(fs.dlfs_cnextseg) && fs.dlfs_cnextseg != fs.dlfs_nextseg)
+		return;
+	for (n = 1; n < fs.dlfs_nseg; n++) {
+		sn = (fs.dlfs_curseg + n) % fs.dlfs_nseg;
+		if (sn != fs.dlfs_nextseg && segclean(sn)) {
+			fs.dlfs_cnextseg = sn;
+			if (fs.dlfs_coffset == 0)	/* said to be in it */
+				fs.dlfs_ccurseg = sn;
+			return;
+		}
+	}
 }
 
 /* Is sn a segment a log head writes (the hot one, or the cold one)? */
@@ -117,6 +172,11 @@ pass5(void)
 		    "marked dirty", sn))
 			sup->su_flags |= SEGUSE_DIRTY | SEGUSE_ACTIVE;
 	}
+	/* The log goes on there: the kernel mounts it only if so. */
+	if (fs.dlfs_nextseg != fs.dlfs_curseg && !segclean(fs.dlfs_nextseg) &&
+	    problem(FIX, "superblock nextseg %u: the segment is in use",
+	    fs.dlfs_nextseg))
+		fixnextseg();
 	countflags(&nclean, &ndirty);
 	if ((ci->clean != nclean || ci->dirty != ndirty) &&
 	    problem(FIX, "CLEANERINFO clean %u dirty %u, the segment flags "
