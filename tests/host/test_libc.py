@@ -45,7 +45,7 @@ def userland() -> Path:
 
 
 def env_for(root: Path, home: Path) -> dict[str, str]:
-    """Our programs first; the host's after them only for sed and cut,
+    """Our programs first; the host's after them only for cut,
     which the scripts use to trim test output."""
     return {"PATH": f"{root}/bin:{root}/sbin:/usr/bin:/bin", "HOME": str(home),
             "USER": "root", "TERM": "vt100"}
