@@ -307,9 +307,17 @@ gettext(void)
 		sp++;
 	else
 		skipblanks();
-	for (; *sp != '\0' && *sp != '\n'; sp++) {
-		if (*sp == '\\' && sp[1] != '\0')
+	/* as in 4.4BSD, each line loses its leading blanks (\ keeps them) */
+	for (skipblanks(); *sp != '\0' && *sp != '\n'; sp++) {
+		if (*sp == '\\' && sp[1] != '\0') {
 			sp++;
+			if (*sp == '\n') {
+				sadd(&t, sp++, 1);
+				skipblanks();
+				sp--;
+				continue;
+			}
+		}
 		sadd(&t, sp, 1);
 	}
 	sadd(&t, "\n", 1);
@@ -320,7 +328,7 @@ static void
 getsubst(struct cmd *c)
 {
 	int delim, icase = 0;
-	char *pat;
+	char *pat, *p;
 
 	if ((delim = *sp++) == '\0' || delim == '\n' || delim == '\\')
 		bad("bad delimiter in substitute command");
@@ -348,6 +356,10 @@ getsubst(struct cmd *c)
 	}
 	c->re = compilere(pat, icase);
 	free(pat);
+	for (p = c->repl; c->re != NULL && *p != '\0'; p++)
+		if (*p == '\\' && p[1] != '\0' && *++p >= '1' && *p <= '9' &&
+		    (size_t)(*p - '0') > c->re->re_nsub)
+			errx(1, "%d: \\%c not defined in the RE", sline, *p);
 }
 
 static void
