@@ -50,7 +50,8 @@ all: deps kernel userland images
 # libtcc-dev:i386 is the guest's C compiler (usr.bin/cc), an i386 package:
 # dpkg must first accept that architecture.
 DEBS := qemu-system-x86 gcc-multilib gdb expect nbdkit nbdkit-plugin-python \
-	python3-pytest python3-pexpect python3-matplotlib libtcc-dev:i386
+	python3-pytest python3-pexpect python3-matplotlib libtcc-dev:i386 \
+	mandoc
 deps:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	dpkg --print-foreign-architectures | grep -qx i386 || $$SUDO dpkg --add-architecture i386; \
@@ -89,9 +90,11 @@ $(B)/k/gen/%.o: $(GEN)/%.c
 # Students step through roll-forward in GDB: keep its locals visible.
 $(B)/k/lfs/lfs_rfw.o: KCFLAGS += -Og
 # ... and the lock table's deadlock detector (qemu/gdb_txn.py's "txn"),
-# and a commit (doc/transactions.md walks through both).
-$(B)/k/lfs/lfs_txnlock.o: KCFLAGS += -Og
-$(B)/k/lfs/lfs_txn.o: KCFLAGS += -Og
+# and a commit (doc/transactions.md walks through both): every part of
+# the transactions (TXNSRCS).
+TXNSRCS	:= lfs/lfs_txn.c lfs/lfs_txnfile.c lfs/lfs_txncommit.c \
+	   lfs/lfs_txnundo.c lfs/lfs_txnlock.c
+$(patsubst %.c,$(B)/k/%.o,$(TXNSRCS)): KCFLAGS += -Og
 $(B)/k/%.o: %.S
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -c $< -o $@
@@ -112,7 +115,7 @@ $(B)/kernel: $(KOBJS) kern/i386/kernel.ld kern/gen_ksyms.py
 # The same kernel with the transaction code compiled out (-DNOTXN;
 # lfs/lfs_notxn.c stands in), for bench/txn.py's "no cost to others".
 NOTXN_OBJS := $(patsubst $(B)/k/%,$(B)/k-notxn/%,$(filter-out \
-	   $(B)/k/lfs/lfs_txn.o $(B)/k/lfs/lfs_txnlock.o,$(KOBJS))) \
+	   $(patsubst %.c,$(B)/k/%.o,$(TXNSRCS)),$(KOBJS))) \
 	   $(B)/k-notxn/lfs/lfs_notxn.o
 $(B)/k-notxn/%.o: %.c | $(SYSGEN)
 	@mkdir -p $(@D)
@@ -165,13 +168,24 @@ $(B)/lib/crt0.o: $(B)/u/lib/csu/crt0.o
 TOOLSHARED := ffs/ffs_subr.c lfs/lfs_subr.c lib/fsutil/fsutil.c lib/fsutil/partition.c lib/fsutil/dinode.c lib/fsutil/lfs_read.c
 TOOLOBJS := $(patsubst %.c,$(B)/u/%.o,$(TOOLSHARED))
 
+# The shell's built-in echo, printf, test, pwd and kill are the programs' own
+# sources, compiled a second time with -DSHELL (which leaves out main).
+SHBLTINS := echo printf test pwd kill
+SHBLTINOBJS := $(patsubst %,$(B)/u/bin/sh/bltin-%.o,$(SHBLTINS))
+define shbltin
+$(B)/u/bin/sh/bltin-$(1).o: bin/$(1)/$(1).c | $(SYSGEN)
+	@mkdir -p $$(@D)
+	$(CC) $(UCFLAGS) -DSHELL -c $$< -o $$@
+endef
+$(foreach p,$(SHBLTINS),$(eval $(call shbltin,$(p))))
+
 # Each program is a folder: bin/NAME -> /bin/NAME, sbin/NAME -> /sbin/NAME,
 # usr.sbin/NAME -> /usr/sbin/NAME (and a host build in $(B)/host/NAME),
 # libexec/NAME -> /usr/libexec/NAME (daemons other programs start; guest
 # only), tests/prog/NAME -> /usr/tests/NAME (in-guest test programs).
 PROGDIRS := $(patsubst %/,%,$(wildcard bin/*/ sbin/*/ usr.sbin/*/ libexec/*/ tests/prog/*/))
 define prog
-$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(TOOLOBJS)) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(B)/lib/crt0.o $(if $(filter $(DBPROGS),$(1)),$(B)/lib/libdb.a) $(B)/lib/libc.a lib/user.ld
+$(2): $$(patsubst %,$(B)/u/%.o,$$(basename $$(wildcard $(1)/*.c))) $(if $(filter usr.sbin/% libexec/%,$(1)),$(TOOLOBJS)) $(if $(filter tests/prog/%,$(1)),$(B)/u/tests/lib/check.o) $(if $(filter bin/sh,$(1)),$(SHBLTINOBJS)) $(B)/lib/crt0.o $(if $(filter $(DBPROGS),$(1)),$(B)/lib/libdb.a) $(B)/lib/libc.a lib/user.ld
 	@mkdir -p $$(@D)
 	$(LD) -static -nostdlib -T lib/user.ld -o $$@ $(B)/lib/crt0.o $$(filter %.o,$$(filter-out $(B)/lib/crt0.o,$$^)) $(if $(filter $(DBPROGS),$(1)),$(B)/lib/libdb.a) $(B)/lib/libc.a $(LIBGCC)
 	@if [ -f $(1)/LINKS ]; then for l in $$$$(cat $(1)/LINKS); do ln -f $$@ $$(@D)/$$$$l; done; fi
@@ -237,6 +251,25 @@ $(B)/root/usr/share/andrew/.stamp: $(shell find bench/andrew -type f)
 	cp -r bench/andrew/tree bench/andrew/*.sh $(@D)/
 	touch $@
 CCFILES	+= $(B)/root/usr/share/andrew/.stamp
+
+# The manual (share/man): mdoc sources, share/man/manN/NAME.N, formatted
+# on the host by Debian's mandoc into catpages, /usr/share/man/catN/NAME.0,
+# with the overstrike (X^HX bold, _^HX underline) taken out: the console
+# shows plain text.  A page with several names in its NAME section
+# (txn_begin, txn_commit, txn_abort) is linked under each; the whatis
+# file is every page's NAME line, for man -k (share/man/makewhatis.py).
+MANSRCS	:= $(wildcard share/man/man1/*.1 share/man/man2/*.2 share/man/man8/*.8)
+CATPAGES := $(foreach f,$(MANSRCS),$(B)/root/usr/share/man/cat$(subst .,,$(suffix $(f)))/$(basename $(notdir $(f))).0)
+define manrule
+$(B)/root/usr/share/man/cat$(1)/%.0: share/man/man$(1)/%.$(1)
+	@mkdir -p $$(@D)
+	@mandoc -T lint -W warning $$<
+	mandoc -T ascii -I os=4.4BSD-LFS $$< | sed 's/.\x08//g' > $$@.tmp && mv $$@.tmp $$@
+endef
+$(foreach n,1 2 8,$(eval $(call manrule,$(n))))
+$(B)/root/usr/share/man/whatis: $(CATPAGES) share/man/makewhatis.py
+	$(PY) share/man/makewhatis.py $(B)/root/usr/share/man share/man > $@.tmp && mv $@.tmp $@
+CCFILES	+= $(CATPAGES) $(B)/root/usr/share/man/whatis
 
 userland: $(PROGS) $(CCFILES)
 hosttools: $(HOSTTOOLS)

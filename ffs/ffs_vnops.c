@@ -14,11 +14,13 @@
 /*
  * blkatoff: the block holding byte offset of a file, in the size FFS
  * gave it (a file's short last block is a run of fragments).  Regular
- * files read ahead: EFS through cluster_read's adaptive window, FFS one
- * block.
+ * files read ahead: EFS through cluster_read's adaptive window; FFS the
+ * next block, when this read wants it or continues a sequential run
+ * (4.4BSD's rule: a random reader pays for no block it did not ask for).
  */
 static int
-ffs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
+ffs_blkatoff(struct inode *ip, off_t offset, int nblks, char **res,
+    struct buf **bpp)
 {
 	struct fs *fs = ITOFS(ip);
 	struct vnode *vp = ITOV(ip);
@@ -28,8 +30,10 @@ ffs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
 	if (vp->v_type != VREG)
 		error = bread(vp, lbn, size, bpp);
 	else if ((fs->fs_flags & FS_EFS) && size == fs->fs_bsize)
-		error = cluster_read(vp, ip->i_size, lbn, size, bpp);
-	else if (lblktosize(fs, lbn + 1) < (off_t)ip->i_size)
+		error = cluster_read(vp, ip->i_size, lbn, size, nblks, bpp);
+	else if (cluster_pattern(vp, lbn, nblks) != CR_AGAIN &&
+	    (nblks > 1 || vp->v_rqseq) &&
+	    lblktosize(fs, lbn + 1) < (off_t)ip->i_size)
 		error = breada(vp, lbn, size, lbn + 1,
 		    blksize(fs, ip->i_size, lbn + 1), bpp);
 	else

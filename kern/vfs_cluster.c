@@ -3,16 +3,21 @@
  * the disk in a single transfer of up to MAXPHYS (McVoy & Kleiman 1991;
  * the EFS of thesis 7.1, and LFS reads).
  *
- * Reads (cluster_read).  A vnode remembers the last block read (v_lastr)
- * and a read-ahead window (v_ralen, in blocks, 1 at first).  A read of
- * the block after the last one is sequential: the reader is given up to a
+ * Reads (cluster_read).  A vnode remembers the last block read (v_lastr),
+ * the last block of the read(2) in progress (v_rqend) and a read-ahead
+ * window (v_ralen, in blocks, 1 at first).  A read whose first block
+ * follows the last one read is sequential: the reader is given up to a
  * window's worth of blocks ahead, read asynchronously, one transfer for
  * each run of them at consecutive disk addresses, and the window doubles,
- * up to MAXPHYS.  Any other read halves the window.  So
- * a B-tree of 8 KB pages on 4 KB blocks (0, 1, 2, 22, 23, 41, 42, ...)
- * never grows it far, the pathology of thesis 7.7, while a sequential
- * scan soon moves 64 KB per transfer.  Read-ahead buffers go to the LRU
- * queue like any other (brelse), so a true sequential reader finds them.
+ * up to MAXPHYS.  Any other read halves the window.  Every read gets the
+ * blocks it asked for in one transfer, and the later blocks of one read
+ * are not evidence of a sequential run: so a B-tree of 8 KB pages on 4 KB
+ * blocks (0, 1, 2, 22, 23, 41, 42, ...) reads each page in one transfer
+ * and nothing more.  The thesis' window (7.7) took the second block of
+ * each page for a sequential read and read ahead of it; ours does not,
+ * while a sequential scan still soon moves 64 KB per transfer.
+ * Read-ahead buffers go to the LRU queue like any other (brelse), so a
+ * true sequential reader finds them.
  *
  * Writes (cluster_write).  Full blocks written one after another, at
  * consecutive disk addresses, are kept as delayed writes (v_cstart ..
@@ -47,7 +52,7 @@ struct cluster {
 void
 cluster_init(struct vnode *vp)
 {
-	vp->v_lastr = -1;
+	vp->v_lastr = vp->v_rqend = -1;
 	vp->v_ralen = 1;
 	vp->v_clen = 0;
 }
@@ -161,38 +166,70 @@ cluster_rbuild(struct vnode *vp, off_t filesize, struct buf *bp, int n,
 }
 
 /*
- * Block lbn (size bytes; the file is filesize long) for the reader, busy
- * in *bpp, with read-ahead as the window allows (see the top).
+ * How a read of block lbn, the first of nblks the reader asked for in one
+ * call, follows the vnode's last reads (v_lastr, v_rqend): the rest of a
+ * read already begun, the next read of a sequential run, the same block
+ * again, or a read elsewhere.  A new read notes whether it continues a
+ * sequential run (v_rqseq; from block 0, a file's first read is taken
+ * for one).  FFS's one-block read-ahead asks too.
+ */
+int
+cluster_pattern(struct vnode *vp, daddr_t lbn, int nblks)
+{
+	int how;
+
+	if (lbn == vp->v_lastr + 1 && lbn <= vp->v_rqend)
+		how = CR_INREAD;
+	else if (lbn == vp->v_lastr)
+		how = CR_AGAIN;
+	else if (lbn == vp->v_lastr + 1 && lbn != 0)
+		how = CR_SEQUENTIAL;
+	else
+		how = CR_ELSEWHERE;
+	if (how == CR_SEQUENTIAL || how == CR_ELSEWHERE) {
+		vp->v_rqend = lbn + MAX(nblks, 1) - 1;
+		vp->v_rqseq = how == CR_SEQUENTIAL || lbn == 0;
+	}
+	vp->v_lastr = lbn;
+	return how;
+}
+
+/*
+ * Block lbn (size bytes; the file is filesize long), the first of the
+ * nblks the reader wants, busy in *bpp, with read-ahead as the window
+ * allows (see the top).
  */
 int
 cluster_read(struct vnode *vp, off_t filesize, daddr_t lbn, int size,
-    struct buf **bpp)
+    int nblks, struct buf **bpp)
 {
 	/* LAB(cluster) begin */
 	int window = MAX(vp->v_ralen, 1), maxblks = MAXBLKS(size), n;
-	int seq = lbn != 0 && lbn == vp->v_lastr + 1;
-	int again = lbn == vp->v_lastr, wait = 0;
+	int how = cluster_pattern(vp, lbn, nblks), wait = 0;
+	int seq = how == CR_SEQUENTIAL;
 	struct buf *bp, *rabp;
 	daddr_t rablk, end;
 
-	if (!seq && !again) {
+	if (how == CR_ELSEWHERE) {
 		vp->v_ralen = window = MAX(window / 2, 1);
 		vp->v_maxra = lbn;
 	}
-	vp->v_lastr = lbn;
 	bp = *bpp = getblk(vp, lbn, size);
 	if (!(bp->b_flags & (B_DONE | B_DELWRI))) {
-		cluster_rbuild(vp, filesize, bp, seq ? window : 1, 0);
+		/* what the read asked for, or the window if that is more */
+		n = (int)MIN(vp->v_rqend - lbn + 1, maxblks);
+		cluster_rbuild(vp, filesize, bp, MAX(n, seq ? window : 1), 0);
 		wait = 1;
 	}
 	/*
-	 * Sequential: keep a window's worth read ahead of the reader, one
-	 * transfer for each run of consecutive disk addresses in it.  A
-	 * block that lies elsewhere (LFS rewrote it) costs a transfer of its
-	 * own, not the window; the driver's disksort orders the transfers.
+	 * Sequential: keep a window's worth read ahead of what the reader
+	 * asked for, one transfer for each run of consecutive disk addresses
+	 * in it.  A block that lies elsewhere (LFS rewrote it) costs a
+	 * transfer of its own, not the window; the driver's disksort orders
+	 * the transfers.
 	 */
-	rablk = MAX(vp->v_maxra, lbn) + 1;
-	if (seq && rablk <= lbn + window) {
+	rablk = MAX(vp->v_maxra, vp->v_rqend) + 1;
+	if (seq && rablk <= vp->v_rqend + window) {
 		for (end = rablk + window; rablk < end &&
 		    (rablk + 1) * (off_t)size <= filesize; rablk += n) {
 			n = 1;
@@ -209,6 +246,7 @@ cluster_read(struct vnode *vp, off_t filesize, daddr_t lbn, int size,
 	}
 	return wait ? biowait(bp) : 0;
 	/* LAB(cluster) end, stub:
+	 *	(void)nblks;
 	 *	*bpp = getblk(vp, lbn, size);
 	 *	if ((*bpp)->b_flags & (B_DONE | B_DELWRI))
 	 *		return 0;

@@ -367,6 +367,7 @@ vattr_null(struct vattr *va)
 {
 	memset(va, 0xff, sizeof(*va));
 	va->va_type = VNON;
+	va->va_vaflags = 0;
 }
 
 int

@@ -567,6 +567,8 @@ sys_utimes(struct proc *p, struct utimes_args *uap, int *retval)
 	va.va_atime.tv_nsec = tv[0].tv_usec * 1000;
 	va.va_mtime.tv_sec = tv[1].tv_sec;
 	va.va_mtime.tv_nsec = tv[1].tv_usec * 1000;
+	if (uap->tptr == NULL)
+		va.va_vaflags |= VA_UTIMES_NULL;
 	return setattr_vp(p, vp, &va);
 }
 

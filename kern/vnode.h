@@ -68,7 +68,9 @@ struct vattr {
 	u_int32_t va_flags;
 	dev_t	va_rdev;
 	int64_t	va_bytes;		/* bytes of disk space held */
+	int	va_vaflags;		/* VA_* below; vattr_null clears */
 };
+#define VA_UTIMES_NULL	0x01		/* utimes(path, NULL): "now" */
 #define VNOVAL	(-1)
 
 struct vnodeops {
@@ -119,6 +121,8 @@ struct vnode {
 	u_int32_t v_id;			/* changes when reused */
 	/* clustering state (kern/vfs_cluster.c) */
 	daddr_t	v_lastr;		/* last block read */
+	daddr_t	v_rqend;		/* last block the read(2) wants */
+	int	v_rqseq;		/* that read continues a sequential run */
 	int	v_ralen;		/* read-ahead window, in blocks */
 	daddr_t	v_maxra;		/* last block read or read ahead */
 	daddr_t	v_cstart;		/* first block of the write cluster */
@@ -209,7 +213,12 @@ mode_t	vttoif(enum vtype);
 /* clustering (kern/vfs_cluster.c) */
 void	cluster_init(struct vnode *);
 int	cluster_read(struct vnode *, off_t filesize, daddr_t lbn, int size,
-	    struct buf **);
+	    int nblks, struct buf **);
+int	cluster_pattern(struct vnode *, daddr_t lbn, int nblks);
+#define CR_INREAD	0	/* a later block of the read in progress */
+#define CR_SEQUENTIAL	1	/* a read beginning where the last ended */
+#define CR_AGAIN	2	/* the last block read, again */
+#define CR_ELSEWHERE	3	/* anything else */
 void	cluster_write(struct buf *, off_t filesize);
 void	cluster_push(struct vnode *, struct buf *);
 

@@ -89,7 +89,7 @@ struct lfs {
 	int	lfs_marking;		/* lfs_markv calls marking copies: other
 					 * writes leave those to them */
 
-	/* kernel transactions' group commit (lfs_txn.c) */
+	/* kernel transactions' group commit (lfs_txncommit.c) */
 	TAILQ_HEAD(, txn) lfs_txnq;	/* committers waiting for a group */
 	int	lfs_ntxnq;
 	TAILQ_HEAD(, txn) lfs_txnforce;	/* the group being written */
@@ -118,10 +118,12 @@ struct lfs {
 #define ITOLFS(ip)	((ip)->i_ump->um_lfs)
 
 /*
- * The partial segment being built (lfs_segment.c), written by
+ * The partial segment being built (lfs_pseg.c, lfs_gather.c), written by
  * lfs_segio.c.
  */
 #define LFS_MAXINOBLKS	16		/* inode blocks in a partial segment */
+#define LFS_MINPSEG	3		/* summary, a block, an inode block */
+#define LFS_DATA	(-1)		/* lfs_gather: data blocks, not a level */
 
 struct segment {
 	u_int8_t *sg_sum;		/* the summary being built */
@@ -162,7 +164,7 @@ struct segment {
 #define SEGM_CLEAN	0x04		/* the cleaner's blocks (lfs_markv) */
 #define SEGM_UNMOUNT	0x08		/* the last checkpoint: clean */
 #define SEGM_TXN	0x10		/* a group of transactions' commit:
-					 * one atomic run (lfs_txn.c) */
+					 * one atomic run (lfs_txncommit.c) */
 #define SEGM_DATAONLY	0x20		/* a forced write (fsync, commit): the
 					 * files it may, data blocks only */
 
@@ -283,6 +285,19 @@ int	lfs_segwrite(struct mount *, int flags);
 int	lfs_segwrite_vnodes(struct mount *, int flags, struct vnode **, int n);
 struct segment *lfs_segalloc(struct lfs *);
 void	lfs_segfree(struct segment *);
+
+/* lfs_pseg.c */
+int	lfs_initseg(struct lfs *, struct segment *, u_int32_t need);
+void	lfs_endfinfo(struct lfs *, struct segment *);
+void	lfs_writeseg(struct lfs *, struct segment *, int last);
+int	lfs_needroom(struct lfs *, struct segment *, int nb, int sum,
+	    int iblk);
+
+/* lfs_gather.c */
+int	lfs_gather(struct lfs *, struct segment *, struct inode *, int level);
+int	lfs_dataonly(struct lfs *, struct segment *, struct vnode *);
+int	lfs_writedata(struct lfs *, struct segment *, struct vnode *);
+int	lfs_writefile(struct lfs *, struct segment *, struct vnode *);
 
 /* lfs_seguse.c */
 void	lfs_seguse_add(struct lfs *, u_int32_t daddr, int32_t bytes);

@@ -232,9 +232,9 @@ lfs_truncate(struct inode *ip, off_t length, struct ucred *cred)
 }
 
 /*
- * An aborted transaction's file goes back to its size before it (lfs_txn.c):
- * the blocks past it go; the bytes past it in its last block are as on the
- * disk, where that block is as committed (zeros).
+ * An aborted transaction's file goes back to its size before it
+ * (lfs_txnundo.c): the blocks past it go; the bytes past it in its last
+ * block are as on the disk, where that block is as committed (zeros).
  */
 int
 lfs_restoresize(struct inode *ip, off_t length)

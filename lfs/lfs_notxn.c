@@ -1,9 +1,9 @@
 /*
  * The kernel without transactions (-DNOTXN, build/kernel-notxn): what
- * lfs_txn.c's callers still reach when TXN_PROTECTED is never true, so
- * bench/txn.py can measure what the transaction code costs programs that
- * do not use it (thesis 5.3: "1-2%").  No file can be protected and the
- * calls say ENOSYS.
+ * the callers of the lfs_txn*.c files still reach when TXN_PROTECTED is
+ * never true, so bench/txn.py can measure what the transaction code
+ * costs programs that do not use it (thesis 5.3: "1-2%").  No file can
+ * be protected and the calls say ENOSYS.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"

@@ -37,9 +37,10 @@
 #include <sys/time.h>
 
 /*
- * The read-write LFS whose statfs f_fsid is *ufsid (a user address),
- * held until lfs_fsidrele: an unmount waits for the calls under way
- * (they hold its vnodes and its ifile) and refuses new ones (EBUSY).
+ * The LFS whose statfs f_fsid is *ufsid (a user address), held until
+ * lfs_fsidrele: an unmount waits for the calls under way (they hold its
+ * vnodes and its ifile) and refuses new ones (EBUSY).  rw: a cleaner's
+ * call, which needs the mount writable and shows a cleaner alive.
  */
 int
 lfs_fsidmount(const fsid_t *ufsid, struct mount **mpp, int rw)

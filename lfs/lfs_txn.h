@@ -128,7 +128,10 @@ int	txn_file_release(struct vnode *);
 void	txn_unlockall(struct txn *);
 int	txn_detect_all(void);
 
-/* lfs_txn.c: the transaction module */
+/* lfs_txn.c: a transaction's life, the system calls */
+void	txn_init(void);			/* its kernel arguments, at boot */
+
+/* lfs_txnfile.c: a protected file's reads, writes and pages */
 struct dinode;
 int	txn_rdwr(struct vnode *, struct uio *, int ioflag, struct ucred *,
 	    int rw);
@@ -139,11 +142,33 @@ void	txn_page_dirty(struct inode *, struct buf *);
 void	txn_page_gone(struct buf *);
 void	txn_diskinode(struct inode *, struct dinode *);
 void	txn_taken(struct buf *);
-void	txn_release_pages(struct lfs *);
 int	txn_truncate(struct vnode *, off_t length, struct ucred *);
 int	txn_setflags(struct vnode *, u_int32_t flags);
+
+/* lfs_txncommit.c: group commit */
+void	txn_release_pages(struct lfs *);
+
+/* lfs_txnundo.c: abort */
 int	txn_unmount(struct lfs *, int force);
-void	txn_init(void);			/* its kernel arguments, at boot */
 void	txn_exit(struct proc *);	/* abort the process's txn */
+
+/*
+ * What the lfs_txn*.c files share among themselves.  NO-STEAL's count
+ * of pinned pages and its limits (txn_init), group commit's arguments:
+ */
+extern int txn_ndirty;			/* B_TXN pages, all transactions */
+extern long txn_nbytes;			/* ... and their bytes */
+extern int txn_gcwait, txn_gcmin, txn_maxdirty;
+extern long txn_maxbytes;		/* what all may pin (txn_init) */
+/* lfs_txn.c */
+struct txn *txn_new(struct proc *, int flags);
+void	txn_end(struct txn *);
+int	txn_bind(struct txn *, struct vnode *);
+struct lfs *txn_callbegin(struct txn *);
+void	txn_callend(struct lfs *);
+/* lfs_txncommit.c */
+int	txn_commit(struct txn *);
+/* lfs_txnundo.c */
+void	txn_undo(struct txn *);
 
 #endif

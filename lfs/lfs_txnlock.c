@@ -27,7 +27,7 @@
  * edge in the wait-for graph.  An exclusive lock granted over it breaks
  * it (txn_break): the lock goes, and its transaction is aborted, since
  * what it read may now change; a plain read starts over instead
- * (lfs_txn.c).  So a reader who may not write cannot hold off the
+ * (lfs_txnfile.c).  So a reader who may not write cannot hold off the
  * file's writers, nor the readers queued behind them, however long it
  * sleeps inside its transaction or is stopped inside a read.
  *
@@ -38,7 +38,7 @@
  * each cycle the wait closes: the requester is no longer the one member
  * they all share).  A cycle always
  * has one: implicit transactions each lock one file, its size first and
- * then its pages upward (lfs_txn.c, txn_lockrange), so each waits for
+ * then its pages upward (lfs_txnfile.c, txn_lockrange), so each waits for
  * more than it holds and they cannot wait for each other in a circle.
  *
  * An object holds a reference to its file's vnode, so the file (and

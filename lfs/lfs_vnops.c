@@ -64,7 +64,7 @@ lfs_fsync(struct vnode *vp, int waitfor)
 /*
  * The ifile's attributes are the file system's.  Transaction protection
  * (UF_TXN) is LFS's to give, and a protected file's truncation is a
- * transaction (lfs_txn.c).
+ * transaction (lfs_txnfile.c).
  */
 static int
 lfs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
@@ -116,7 +116,8 @@ lfs_strategy(struct buf *bp)
  * out in order.
  */
 static int
-lfs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
+lfs_blkatoff(struct inode *ip, off_t offset, int nblks, char **res,
+    struct buf **bpp)
 {
 	struct vnode *vp = ITOV(ip);
 	daddr_t lbn = offset >> ip->i_ump->um_bshift;
@@ -126,7 +127,7 @@ lfs_blkatoff(struct inode *ip, off_t offset, char **res, struct buf **bpp)
 	if (TXN_PROTECTED(vp) && (error = txn_read_page(ip, lbn)) != 0)
 		return error;		/* its page lock first (thesis 5.2.2) */
 	if (vp->v_type == VREG)
-		error = cluster_read(vp, ip->i_size, lbn, bsize, bpp);
+		error = cluster_read(vp, ip->i_size, lbn, bsize, nblks, bpp);
 	else
 		error = bread(vp, lbn, bsize, bpp);
 	return ufs_blkatoff_end(ip, offset, error, res, bpp);

@@ -1,4 +1,4 @@
-"""GDB command for kernel transactions (lfs/lfs_txn.c, lfs/lfs_txnlock.c).
+"""GDB command for kernel transactions (lfs/lfs_txn*.c, lfs/lfs_txnlock.c).
 
     txn             every transaction: id, state, process, dirty pages,
                     its locks (file, page or size, shared or exclusive,

@@ -165,7 +165,7 @@ HINTS = {
     "txntests": {
         "victim": "lfs/lfs_txnlock.c: txn_lock's cycle check (txn_incycle) "
                   "and upgrades going to the head of the queue",
-        "before": "lfs/lfs_txn.c txn_undo: lfs_discard of the B_TXN pages, "
+        "before": "lfs/lfs_txnundo.c txn_undo: lfs_discard of the B_TXN pages, "
                   "txn_unassign of the blocks it made, lfs_restoresize",
         "after-image": "txn_commit: txn_release_pages under the segment "
                        "lock, lfs_segwrite_vnodes(SEGM_TXN)",

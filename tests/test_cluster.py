@@ -125,6 +125,54 @@ def test_the_window_halves_on_each_non_sequential_read(guest):
         f"window should be down to one block"
 
 
+def read_pages(first: int, count: int) -> str:
+    """count 8 KB pages from block first on, each in one read(2) call, as
+    the record library reads a B-tree page."""
+    return (f"dd if=/mnt/f of=/dev/null bs=8k skip={first // 2} "
+            f"count={count} 2>/dev/null")
+
+
+def test_a_page_read_in_one_call_moves_only_the_page(guest):
+    """A read(2) of an 8 KB page wants two blocks: they come in one
+    transfer, and its second block is not taken for the start of a
+    sequential run (thesis 7.7 read ahead of it), even right after a scan
+    has grown the window to 64 KB.  Pages read one after another in
+    separate calls are a sequential run, and are read ahead."""
+    ffs(guest, efs=True)
+    guest.ok("dd if=/dev/zero of=/mnt/f bs=64k count=64 2>/dev/null")    # 4 MB
+    remount(guest)
+    assert blocks_read(guest, read_blocks(0, 64)) >= 64
+    for first in (400, 600, 300, 802):
+        io(guest)
+        guest.ok(read_pages(first, 1))
+        counts, log = io(guest)
+        assert sizes(log, "r") == [8], \
+            f"an 8 KB page at block {first} after a scan: {shown(sizes(log, 'r'))}"
+    run = blocks_read(guest, read_pages(900, 16))
+    assert run > 32, f"16 pages read one after another read {run} blocks: " \
+        f"a sequential run of pages reads ahead"
+
+
+def test_ffs_reads_ahead_only_for_a_sequential_reader(guest):
+    """FFS reads one block ahead (4.4BSD's rule): when the read(2) wants
+    the next block, or continues a sequential run.  A reader at random
+    places pays only for the blocks it asks for."""
+    ffs(guest)
+    guest.ok("dd if=/dev/zero of=/mnt/f bs=64k count=32 2>/dev/null")    # 2 MB
+    remount(guest)
+    guest.ok(read_blocks(500, 1))   # the directory, inode, indirect block
+    singles = blocks_read(guest, "; ".join(read_blocks(b, 1)
+                                           for b in (100, 300, 50, 420)))
+    assert singles == 4, \
+        f"four one-block reads at random places read {singles} blocks"
+    pages = blocks_read(guest, "; ".join(read_pages(b, 1)
+                                         for b in (200, 350, 10)))
+    assert pages == 6, f"three 8 KB pages read {pages} blocks"
+    scan = blocks_read(guest, read_blocks(0, 8))
+    assert scan == 9, \
+        f"8 blocks read one by one from the start read {scan}: one ahead"
+
+
 def test_mixed_writes_are_clustered_and_stay_intact(guest):
     """clustertest's sequential and random writes, reads, truncations and
     fsyncs (tests/prog/clustertest): the data comes back from the disk as

@@ -24,6 +24,7 @@ def test_read_only_mount_shows_the_new_file_system(guest):
     assert 60000 < total <= 65536 and 0 < used < 100 and avail < total
     out, status = guest.run("touch /mnt/x")
     assert status != 0 and "Read-only file system" in out
+    assert "clean" in guest.ok("lfsstat /mnt"), "counters read read-only"
     guest.ok("umount /mnt")
     guest.ok("mount -r -t lfs /dev/sd1a /mnt && ls /mnt && umount /mnt")
 

@@ -17,3 +17,12 @@ def test_student_cannot_touch_roots_files(guest):
     out, status = guest.run("su student -c halt")
     assert status != 0
     assert guest.ok("echo still here").strip() == "still here"
+
+
+def test_anyone_who_may_write_a_file_may_touch_it(guest):
+    """utimes(path, NULL), "now", needs only write permission (POSIX);
+    other times, or no write permission, need the owner."""
+    guest.ok("echo w > /tmp/w; chmod 666 /tmp/w; echo r > /tmp/r; chmod 644 /tmp/r")
+    guest.ok("su student -c 'touch /tmp/w'")
+    out, status = guest.run("su student -c 'touch /tmp/r'")
+    assert status != 0 and "/tmp/r" in out, out

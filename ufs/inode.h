@@ -47,7 +47,8 @@ struct inode;
 struct vnodeops;
 
 struct ufs_ops {
-	int	(*uo_blkatoff)(struct inode *, off_t, char **, struct buf **);
+	int	(*uo_blkatoff)(struct inode *, off_t, int nblks, char **,
+		    struct buf **);
 	int	(*uo_valloc)(struct inode *pip, int mode, struct ucred *,
 		    struct vnode **);
 	int	(*uo_vfree)(struct inode *pip, ino_t ino, int mode);
@@ -109,7 +110,7 @@ struct inode {
 #define IN_MODIFIED	0x0008		/* inode changed */
 #define IN_DAMAGED	0x0010		/* damage on disk reported (once) */
 #define IN_DATAONLY	0x0020		/* LFS: blocks of it are on the disk
-					 * ahead of its inode (lfs_segment.c) */
+					 * ahead of its inode (lfs_gather.c) */
 
 #define i_mode		i_din.di_mode
 #define i_nlink		i_din.di_nlink
@@ -129,7 +130,8 @@ struct inode {
 #define VFSTOUFS(mp)	((struct ufsmount *)(mp)->mnt_data)
 #define UFS_OPS(ip)	((ip)->i_ump->um_ops)
 
-#define UFS_BLKATOFF(ip, off, res, bpp) UFS_OPS(ip)->uo_blkatoff((ip), (off), (res), (bpp))
+#define UFS_BLKATOFF(ip, off, nblks, res, bpp) \
+	UFS_OPS(ip)->uo_blkatoff((ip), (off), (nblks), (res), (bpp))
 #define UFS_VALLOC(pip, mode, cred, vpp) UFS_OPS(pip)->uo_valloc((pip), (mode), (cred), (vpp))
 #define UFS_VFREE(pip, ino, mode)	UFS_OPS(pip)->uo_vfree((pip), (ino), (mode))
 #define UFS_TRUNCATE(ip, len, cred)	UFS_OPS(ip)->uo_truncate((ip), (len), (cred))

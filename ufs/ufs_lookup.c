@@ -104,7 +104,7 @@ ufs_lookup(struct vnode *vdp, struct vnode **vpp, struct componentname *cnp)
 		if ((off & (bsize - 1)) == 0 || bp == NULL) {
 			if (bp)
 				brelse(bp);
-			if ((error = UFS_BLKATOFF(dp, off, &base, &bp)) != 0)
+			if ((error = UFS_BLKATOFF(dp, off, 1, &base, &bp)) != 0)
 				return error;
 			base -= off & (bsize - 1);
 		}
@@ -219,7 +219,7 @@ ufs_direnter(struct inode *ip, struct vnode *dvp, struct componentname *cnp)
 		ep->d_reclen = DIRBLKSIZ;
 		return UFS_BWRITE(dp, bp, UFS_WSYNC);
 	}
-	if ((error = UFS_BLKATOFF(dp, cnp->cn_offset, &res, &bp)) != 0)
+	if ((error = UFS_BLKATOFF(dp, cnp->cn_offset, 1, &res, &bp)) != 0)
 		return error;
 	ep = (struct direct *)res;
 	if (ep->d_ino == 0) {
@@ -252,14 +252,14 @@ ufs_dirremove(struct vnode *dvp, struct componentname *cnp)
 	KASSERT(VOP_ISLOCKED(dvp));
 	if (cnp->cn_count == 0) {
 		/* First in its chunk: mark it empty. */
-		error = UFS_BLKATOFF(dp, cnp->cn_offset, &res, &bp);
+		error = UFS_BLKATOFF(dp, cnp->cn_offset, 1, &res, &bp);
 		if (error)
 			return error;
 		((struct direct *)res)->d_ino = 0;
 	} else {
 		/* Give its space to the entry before it. */
-		error = UFS_BLKATOFF(dp, cnp->cn_offset - cnp->cn_count, &res,
-		    &bp);
+		error = UFS_BLKATOFF(dp, cnp->cn_offset - cnp->cn_count, 1,
+		    &res, &bp);
 		if (error)
 			return error;
 		ep = (struct direct *)res;
@@ -279,7 +279,7 @@ ufs_dirrewrite(struct inode *dp, struct inode *ip, struct componentname *cnp)
 	int error;
 
 	KASSERT(VOP_ISLOCKED(ITOV(dp)));
-	if ((error = UFS_BLKATOFF(dp, cnp->cn_offset, &res, &bp)) != 0)
+	if ((error = UFS_BLKATOFF(dp, cnp->cn_offset, 1, &res, &bp)) != 0)
 		return error;
 	ep = (struct direct *)res;
 	ep->d_ino = ip->i_number;
@@ -306,7 +306,7 @@ ufs_dirempty(struct inode *ip)
 		if ((off & (bsize - 1)) == 0 || bp == NULL) {
 			if (bp)
 				brelse(bp);
-			if (UFS_BLKATOFF(ip, off, &base, &bp) != 0)
+			if (UFS_BLKATOFF(ip, off, 1, &base, &bp) != 0)
 				return 0;
 			base -= off & (bsize - 1);
 		}

@@ -2,7 +2,10 @@
  * Reading and writing file data, shared by every layout (4.4BSD
  * ufs_readwrite.c).  Reads go block by block through the layout's
  * blkatoff, which knows the block's size and how to read ahead (FFS the
- * next block, EFS and LFS through cluster_read's adaptive window).
+ * next block, EFS and LFS through cluster_read's adaptive window); it is
+ * told how many blocks this read wants, so a read of a whole 8 KB page
+ * comes in one transfer and its second block is not taken for the start
+ * of a sequential run.
  * Writes get their block from the layout's balloc (which allocates disk
  * space, or for LFS reserves it), copy the data in, and hand the block
  * back through the layout's bwrite, saying whether it was filled: FFS
@@ -22,7 +25,7 @@ ufs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 {
 	struct inode *ip = VTOI(vp);
 	struct ufsmount *ump = ip->i_ump;
-	int bsize = ump->um_bsize, error = 0;
+	int bsize = ump->um_bsize, error = 0, nblks;
 	struct buf *bp;
 	char *res;
 
@@ -36,7 +39,12 @@ ufs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		if (left <= 0)
 			break;
 		n = MIN(MIN(bsize - on, uio->uio_resid), left);
-		if ((error = UFS_BLKATOFF(ip, uio->uio_offset, &res, &bp)) != 0)
+		/* the blocks this read will take from here on: read-ahead
+		 * knows them for what they are, not for a sequential run */
+		nblks = (int)((on + MIN((off_t)uio->uio_resid, left) +
+		    bsize - 1) / bsize);
+		error = UFS_BLKATOFF(ip, uio->uio_offset, nblks, &res, &bp);
+		if (error != 0)
 			break;
 		error = uiomove(res, n, uio);
 		brelse(bp);

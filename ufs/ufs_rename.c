@@ -69,7 +69,7 @@ dotdot_entry(struct inode *ip, struct buf **bpp, struct direct **epp)
 
 	if (ip->i_nlink <= 0 || ip->i_size < DIRBLKSIZ)
 		return ENOENT;		/* removed meanwhile (rmdir) */
-	if ((error = UFS_BLKATOFF(ip, 0, &res, bpp)) != 0)
+	if ((error = UFS_BLKATOFF(ip, 0, 1, &res, bpp)) != 0)
 		return error;
 	dot = (struct direct *)res;
 	*epp = (struct direct *)(res + dot->d_reclen);

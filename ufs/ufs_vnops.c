@@ -142,7 +142,10 @@ ufs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
 		}
 	}
 	if (va->va_atime.tv_sec != VNOVAL || va->va_mtime.tv_sec != VNOVAL) {
-		if (!owner)
+		/* Anyone who may write the file may set its times to now
+		 * (POSIX utimes with no times); other times, only the owner. */
+		if (!owner && (!(va->va_vaflags & VA_UTIMES_NULL) ||
+		    ufs_access(vp, VWRITE, cred) != 0))
 			return EPERM;
 		if (va->va_atime.tv_sec != VNOVAL) {
 			ip->i_din.di_atime = va->va_atime.tv_sec;
@@ -398,7 +401,8 @@ ufs_readdir(struct vnode *vp, struct uio *uio, struct ucred *cred)
 		    uio->uio_resid & ~(DIRBLKSIZ - 1));
 
 		n = MIN(n, (off_t)ip->i_size - uio->uio_offset);
-		if ((error = UFS_BLKATOFF(ip, uio->uio_offset, &res, &bp)) != 0)
+		error = UFS_BLKATOFF(ip, uio->uio_offset, 1, &res, &bp);
+		if (error != 0)
 			break;
 		error = uiomove(res, n, uio);
 		brelse(bp);

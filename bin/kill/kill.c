@@ -6,9 +6,12 @@
  *	kill -l [exit_status]
  * The default signal is TERM.  Names are those of sys_signame, in any
  * case, with or without "SIG".  A negative pid names a process group.
+ *
+ * The shell compiles this file too (with -DSHELL, see the Makefile): its
+ * built-in kill turns %job into a process group and calls killcmd, so
+ * nothing here exits, and the messages are written as err(3) would.
  */
 #include <ctype.h>
-#include <err.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,14 +19,16 @@
 #include <string.h>
 #include <strings.h>
 
-static void
+int	killcmd(int, char **);
+
+static int
 usage(void)
 {
 	fprintf(stderr, "usage: kill [-s signal_name] pid ...\n"
 	    "       kill -l [exit_status]\n"
 	    "       kill -signal_name pid ...\n"
 	    "       kill -signal_number pid ...\n");
-	exit(2);
+	return 2;
 }
 
 /* A signal by name or number, or -1. */
@@ -61,8 +66,10 @@ list(const char *status)
 		n = atoi(status);
 		if (n >= 128)
 			n -= 128;
-		if (n <= 0 || n >= NSIG)
-			errx(1, "unknown signal %s", status);
+		if (n <= 0 || n >= NSIG) {
+			fprintf(stderr, "kill: unknown signal %s\n", status);
+			return 1;
+		}
 		upper(sys_signame[n]);
 		putchar('\n');
 		return 0;
@@ -75,7 +82,7 @@ list(const char *status)
 }
 
 int
-main(int argc, char *argv[])
+killcmd(int argc, char *argv[])
 {
 	char *end;
 	int sig, rval;
@@ -84,23 +91,27 @@ main(int argc, char *argv[])
 	argc--;
 	argv++;
 	if (argc == 0)
-		usage();
+		return usage();
 	sig = SIGTERM;
 	if (strcmp(argv[0], "-l") == 0)
 		return list(argc > 1 ? argv[1] : NULL);
 	if (strcmp(argv[0], "-s") == 0) {
 		if (argc < 2)
-			usage();
-		if ((sig = signum(argv[1])) < 0)
-			errx(1, "%s: unknown signal; kill -l lists signals",
-			    argv[1]);
+			return usage();
+		if ((sig = signum(argv[1])) < 0) {
+			fprintf(stderr, "kill: %s: unknown signal; kill -l "
+			    "lists signals\n", argv[1]);
+			return 1;
+		}
 		argc -= 2;
 		argv += 2;
 	} else if (argv[0][0] == '-' && argv[0][1] != '\0' &&
 	    strcmp(argv[0], "--") != 0) {
-		if ((sig = signum(argv[0] + 1)) < 0)
-			errx(1, "%s: unknown signal; kill -l lists signals",
-			    argv[0] + 1);
+		if ((sig = signum(argv[0] + 1)) < 0) {
+			fprintf(stderr, "kill: %s: unknown signal; kill -l "
+			    "lists signals\n", argv[0] + 1);
+			return 1;
+		}
 		argc--;
 		argv++;
 	}
@@ -109,19 +120,29 @@ main(int argc, char *argv[])
 		argv++;
 	}
 	if (argc == 0)
-		usage();
+		return usage();
 	rval = 0;
 	for (; argc > 0; argc--, argv++) {
 		pid = strtol(argv[0], &end, 10);
 		if (*argv[0] == '\0' || *end != '\0') {
-			warnx("illegal process id: %s", argv[0]);
+			fprintf(stderr, "kill: illegal process id: %s\n",
+			    argv[0]);
 			rval = 1;
 			continue;
 		}
 		if (kill((pid_t)pid, sig) < 0) {
-			warn("%s", argv[0]);
+			fprintf(stderr, "kill: %s: %s\n", argv[0],
+			    strerror(errno));
 			rval = 1;
 		}
 	}
 	return rval;
 }
+
+#ifndef SHELL
+int
+main(int argc, char *argv[])
+{
+	return killcmd(argc, argv);
+}
+#endif

@@ -8,16 +8,25 @@
  * A numeric argument may be 'c (the character's code).  Missing
  * arguments are empty strings or zero.  Exit status 1 if an argument
  * was not a number.
+ *
+ * The shell compiles this file too (with -DSHELL, see the Makefile) and
+ * runs printfcmd as its built-in printf, so the two cannot differ.  That
+ * is why nothing here calls exit: the end of output (\c, or a bad
+ * directive) jumps back to printfcmd, and the state is set afresh on
+ * every call.
  */
 #include <ctype.h>
-#include <err.h>
 #include <errno.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+int	printfcmd(int, char **);
+
 static char **args;
 static int rval;
+static jmp_buf done;		/* longjmp'ed to with the exit status + 1 */
 
 /* Print one escape sequence starting after the backslash at p. */
 static const char *
@@ -62,7 +71,7 @@ numarg(void)
 	errno = 0;
 	v = strtoll(s, &end, 0);
 	if (*s == '\0' || *end != '\0' || errno == ERANGE) {
-		warnx("%s: expected numeric value", s);
+		fprintf(stderr, "printf: %s: expected numeric value\n", s);
 		rval = 1;
 	}
 	return v;
@@ -77,10 +86,8 @@ printb(const char *s)
 			putchar(*s++);
 			continue;
 		}
-		if (s[1] == 'c') {
-			fflush(stdout);
-			exit(rval);
-		}
+		if (s[1] == 'c')
+			longjmp(done, rval + 1);	/* no more output */
 		if (s[1] == '0')	/* \0NNN in %b */
 			s++;
 		s = escape(s + 1);
@@ -124,7 +131,9 @@ convert(char *spec, int c)
 			printb(s);
 		break;
 	default:
-		errx(1, "%.*s%c: invalid directive", (int)len, spec, c);
+		fprintf(stderr, "printf: %.*s%c: invalid directive\n",
+		    (int)len, spec, c);
+		longjmp(done, 1 + 1);
 	}
 }
 
@@ -167,24 +176,44 @@ format(const char *f)
 				spec[n++] = *f++;
 		}
 		spec[n] = '\0';
-		if (*f == '\0')
-			errx(1, "%s: missing format character", spec);
+		if (*f == '\0') {
+			fprintf(stderr, "printf: %s: missing format character\n",
+			    spec);
+			longjmp(done, 1 + 1);
+		}
 		convert(spec, *f++);
 	}
 	return args != start;
 }
 
 int
-main(int argc, char *argv[])
+printfcmd(int argc, char *argv[])
 {
+	int status;
+
 	if (argc < 2) {
 		fprintf(stderr, "usage: printf format [argument ...]\n");
-		exit(1);
+		return 1;
 	}
 	args = argv + 2;
-	while (format(argv[1]) && *args != NULL)
-		continue;
-	if (fflush(stdout) == EOF)
-		rval = 1;
-	return rval;
+	rval = 0;
+	if ((status = setjmp(done)) == 0) {
+		while (format(argv[1]) && *args != NULL)
+			continue;
+		status = rval;
+	} else
+		status--;
+	if (fflush(stdout) == EOF) {
+		clearerr(stdout);	/* the shell goes on writing */
+		status = 1;
+	}
+	return status;
 }
+
+#ifndef SHELL
+int
+main(int argc, char *argv[])
+{
+	return printfcmd(argc, argv);
+}
+#endif

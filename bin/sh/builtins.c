@@ -1,8 +1,14 @@
 /*
  * Built-in commands: the ones that must change the shell itself (cd,
- * exit, export, set, ...), run in the shell process.
- *	.  :  break  cd  continue  eval  exec  exit  export  jobs  read
- *	set  shift  umask  unset  wait
+ * exit, export, set, ...), run in the shell process, and the common
+ * small programs that 4.4BSD's sh also built in so that a script does
+ * not fork for them (echo, printf, test, [, pwd, kill: the programs' own
+ * sources, compiled into the shell).
+ *	.  :  [  alias  bg  break  cd  command  continue  echo  eval  exec
+ *	exit  export  fg  history  jobs  kill  printf  pwd  read  return
+ *	set  shift  test  type  umask  unalias  unset  wait
+ * POSIX's special built-ins (. : break continue eval exec exit export
+ * return set shift unset) are found before functions; the others after.
  * A built-in's output goes through stdio; evalcommand flushes it before
  * undoing the command's redirections.
  */
@@ -17,21 +23,79 @@
 
 #include "sh.h"
 
+int dotnest;
+
 static int
 truecmd(int argc, char **argv)
 {
 	return 0;
 }
 
+/*
+ * The logical name of dir, seen from the directory named pwd: dir
+ * appended to pwd unless it is absolute, then "." and ".." taken out by
+ * the names alone (so /tmp/link/.. is /tmp even when link is a symbolic
+ * link to elsewhere).  On the stack.
+ */
+static char *
+logicalpath(const char *pwd, const char *dir)
+{
+	char *path, *out, *comp, *o;
+	size_t len;
+
+	len = strlen(pwd) + strlen(dir) + 2;
+	path = stalloc(len);
+	out = stalloc(len + 1);
+	if (dir[0] == '/')
+		strcpy(path, dir);
+	else
+		sprintf(path, "%s/%s", pwd, dir);
+	o = out;
+	for (comp = strtok(path, "/"); comp != NULL; comp = strtok(NULL, "/")) {
+		if (strcmp(comp, ".") == 0)
+			continue;
+		if (strcmp(comp, "..") == 0) {
+			while (o > out && *--o != '/')
+				continue;	/* drop the last component */
+			continue;
+		}
+		*o++ = '/';
+		strcpy(o, comp);
+		o += strlen(comp);
+	}
+	if (o == out)
+		*o++ = '/';
+	*o = '\0';
+	return out;
+}
+
+/*
+ * cd [-L | -P] [dir | -]: change the working directory and set $PWD
+ * and $OLDPWD.  -L (the default) follows the name as typed: $PWD keeps
+ * the symbolic links it went through and ".." goes back up the name.
+ * -P (or no usable $PWD) goes by the directory itself: $PWD is the
+ * physical name, from getcwd.
+ */
 static int
 cdcmd(int argc, char **argv)
 {
-	char buf[PATH_MAX], *dir, *old;
-	int print;
+	char buf[PATH_MAX], *dir, *old, *target;
+	int i, print, physical;
 
-	print = 0;
-	if (argc > 1)
-		dir = argv[1];
+	print = physical = 0;
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		if (strspn(argv[i] + 1, "LP") != strlen(argv[i] + 1)) {
+			shwarn("cd: usage: cd [-L | -P] [dir | -]");
+			return 2;
+		}
+		physical = argv[i][strlen(argv[i]) - 1] == 'P';
+	}
+	if (i < argc)
+		dir = argv[i];
 	else if ((dir = lookupvar("HOME")) == NULL || *dir == '\0') {
 		shwarn("cd: HOME not set");
 		return 1;
@@ -43,19 +107,25 @@ cdcmd(int argc, char **argv)
 		}
 		print = 1;
 	}
-	if (chdir(dir) < 0) {
+	old = lookupvar("PWD");
+	if (!goodpwd(old))
+		old = NULL;
+	target = dir;
+	if (!physical && (old != NULL || dir[0] == '/'))
+		target = logicalpath(old != NULL ? old : "/", dir);
+	if (chdir(target) < 0) {
 		shwarn("cd: %s: %s", dir, strerror(errno));
 		return 1;
 	}
-	if ((old = lookupvar("PWD")) != NULL) {
-		old = ststrdup(old);
-		setvar("OLDPWD", old, 0);
-	}
-	if (getcwd(buf, sizeof(buf)) != NULL) {
-		setvar("PWD", buf, 0);
-		if (print)
-			printf("%s\n", buf);
-	}
+	if (old != NULL)
+		setvar("OLDPWD", ststrdup(old), 0);
+	/* exported, so that a program's pwd -L sees it too */
+	if (target != dir)
+		setvar("PWD", target, V_EXPORT);
+	else if (getcwd(buf, sizeof(buf)) != NULL)
+		setvar("PWD", buf, V_EXPORT);
+	if (print)
+		printf("%s\n", lookupvar("PWD"));
 	return 0;
 }
 
@@ -91,15 +161,156 @@ exportcmd(int argc, char **argv)
 	return 0;
 }
 
+/* unset [-fv] name ...: variables, or with -f functions. */
 static int
 unsetcmd(int argc, char **argv)
 {
+	int i, fflag;
+
+	fflag = 0;
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		if (strcmp(argv[i], "-f") == 0)
+			fflag = 1;
+		else if (strcmp(argv[i], "-v") == 0)
+			fflag = 0;
+		else {
+			shwarn("unset: usage: unset [-f | -v] name ...");
+			return 2;
+		}
+	}
+	for (; i < argc; i++) {
+		if (fflag)
+			unsetfunc(argv[i]);
+		else
+			unsetvar(argv[i]);
+	}
+	return 0;
+}
+
+/* return [n]: end the function (or "." file) with status n, or $?. */
+static int
+returncmd(int argc, char **argv)
+{
+	int n;
+
+	n = argc > 1 ? atoi(argv[1]) & 0xff : exitstatus;
+	if (funcnest == 0 && dotnest == 0) {
+		shwarn("return: not in a function");
+		return 1;
+	}
+	evalskip = SKIPRETURN;
+	return n;
+}
+
+/* Say what name is; verbose: as type does, else as command -v. */
+static int
+describe(const char *name, int verbose)
+{
+	static const char *const keywords[] = { "!", "{", "}", "case", "do",
+	    "done", "elif", "else", "esac", "fi", "for", "if", "in", "then",
+	    "until", "while", NULL };
+	struct cmdentry ce;
+	const char *value;
 	int i;
 
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "-v") != 0)
-			unsetvar(argv[i]);
-	return 0;
+	for (i = 0; keywords[i] != NULL; i++) {
+		if (strcmp(name, keywords[i]) == 0) {
+			if (verbose)
+				printf("%s is a shell keyword\n", name);
+			else
+				printf("%s\n", name);
+			return 0;
+		}
+	}
+	if ((value = lookupalias(name)) != NULL) {
+		if (verbose)
+			printf("%s is an alias for %s\n", name, value);
+		else
+			printalias("alias ", name);
+		return 0;
+	}
+	findcommand(name, &ce, FC_PATH);
+	switch (ce.kind) {
+	case CMD_SPECIAL:
+	case CMD_BUILTIN:
+	case CMD_FUNCTION:
+		if (!verbose)
+			printf("%s\n", name);
+		else if (ce.kind == CMD_FUNCTION)
+			printf("%s is a function\n", name);
+		else
+			printf("%s is a %sshell builtin\n", name,
+			    ce.kind == CMD_SPECIAL ? "special " : "");
+		return 0;
+	case CMD_PATH:
+		if (verbose)
+			printf("%s is %s\n", name, ce.path);
+		else
+			printf("%s\n", ce.path);
+		return 0;
+	}
+	if (verbose)
+		shwarn("%s: not found", name);
+	return 127;
+}
+
+/* type name ...: what each name would run. */
+static int
+typecmd(int argc, char **argv)
+{
+	int i, status;
+
+	i = 1;
+	if (argc > 1 && strcmp(argv[1], "--") == 0)
+		i++;
+	if (i == argc || (i == 1 && argv[1][0] == '-')) {
+		shwarn("type: usage: type name ...");
+		return 2;
+	}
+	status = 0;
+	for (; i < argc; i++)
+		if (describe(argv[i], 1) != 0)
+			status = 127;
+	return status;
+}
+
+/*
+ * command [-p] name [arg ...]: run a built-in or program, never a
+ * function; command -v name, -V name: say what name is (one line).
+ * -p searches the default $PATH.
+ */
+static int
+commandcmd(int argc, char **argv)
+{
+	int i, vflag, pflag;
+
+	vflag = pflag = 0;
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			i++;
+			break;
+		}
+		if (strcmp(argv[i], "-v") == 0)
+			vflag = 1;
+		else if (strcmp(argv[i], "-V") == 0)
+			vflag = 2;
+		else if (strcmp(argv[i], "-p") == 0)
+			pflag = 1;
+		else {
+			shwarn("command: usage: command [-p] [-v | -V] name "
+			    "[arg ...]");
+			return 2;
+		}
+	}
+	if (i == argc)
+		return vflag ? 2 : 0;
+	if (vflag)
+		return describe(argv[i], vflag == 2);
+	return runcommand(argc - i, argv + i, pflag);
 }
 
 static int
@@ -203,69 +414,31 @@ execcmd(int argc, char **argv)
 	return 0;
 }
 
-/* The file a "." command reads: a name without a slash is looked up in $PATH. */
-static char *
-findfile(const char *name)
-{
-	struct stat st;
-	const char *path, *p, *end;
-	char *full;
-	size_t dirlen;
-
-	if (strchr(name, '/') != NULL)
-		return (char *)name;
-	if ((path = lookupvar("PATH")) == NULL)
-		path = _PATH_DEFPATH;
-	for (p = path;; p = end + 1) {
-		if ((end = strchr(p, ':')) == NULL)
-			end = p + strlen(p);
-		dirlen = end - p;
-		full = stalloc(dirlen + strlen(name) + 3);
-		if (dirlen == 0)
-			strcpy(full, ".");
-		else {
-			memcpy(full, p, dirlen);
-			full[dirlen] = '\0';
-		}
-		strcat(full, "/");
-		strcat(full, name);
-		if (stat(full, &st) == 0 && S_ISREG(st.st_mode))
-			return full;
-		if (*end == '\0')
-			break;
-	}
-	return (char *)name;
-}
-
 static int
 dotcmd(int argc, char **argv)
 {
-	char **oparams, *file;
-	int onparam, i, status;
+	struct paramsave ps;
+	char *file;
+	int status;
 
 	if (argc < 2) {
 		shwarn(".: usage: . file [arg ...]");
 		return 2;
 	}
-	file = findfile(argv[1]);
+	if ((file = pathsearch(argv[1], 0)) == NULL)
+		file = argv[1];
 	if (setinputfile(file) < 0)
 		sherror(".: cannot open %s: %s", argv[1], strerror(errno));
-	oparams = NULL;
-	onparam = nparam;
-	if (argc > 2) {
-		oparams = ckmalloc((nparam + 1) * sizeof(char *));
-		for (i = 0; i < nparam; i++)
-			oparams[i] = savestr(params[i]);
-		setparams(argc - 2, argv + 2);
-	}
+	if (argc > 2)
+		saveparams(&ps, argc - 2, argv + 2);
+	dotnest++;
 	status = cmdloop(0);
+	dotnest--;
+	if (evalskip == SKIPRETURN)
+		evalskip = 0;		/* the file's return */
 	popinput();
-	if (oparams != NULL) {
-		setparams(onparam, oparams);
-		for (i = 0; i < onparam; i++)
-			free(oparams[i]);
-		free(oparams);
-	}
+	if (argc > 2)
+		restoreparams(&ps);
 	return status;
 }
 
@@ -377,39 +550,46 @@ jobscmd(int argc, char **argv)
 	return 0;
 }
 
-static const struct {
-	const char *name;
-	builtin_t fn;
-} builtins[] = {
-	{ ".", dotcmd },
-	{ ":", truecmd },
-	{ "bg", bgcmd },
-	{ "break", skipcmd },
-	{ "cd", cdcmd },
-	{ "continue", skipcmd },
-	{ "eval", evalcmd },
-	{ "exec", execcmd },
-	{ "exit", exitcmd },
-	{ "export", exportcmd },
-	{ "fg", fgcmd },
-	{ "history", historycmd },
-	{ "jobs", jobscmd },
-	{ "kill", killcmd },
-	{ "read", readcmd },
-	{ "set", setcmd },
-	{ "shift", shiftcmd },
-	{ "umask", umaskcmd },
-	{ "unset", unsetcmd },
-	{ "wait", waitcmd },
+static const struct builtin builtins[] = {
+	{ ".", dotcmd, 1 },
+	{ ":", truecmd, 1 },
+	{ "[", testcmd, 0 },
+	{ "alias", aliascmd, 0 },
+	{ "bg", bgcmd, 0 },
+	{ "break", skipcmd, 1 },
+	{ "cd", cdcmd, 0 },
+	{ "command", commandcmd, 0 },
+	{ "continue", skipcmd, 1 },
+	{ "echo", echocmd, 0 },
+	{ "eval", evalcmd, 1 },
+	{ "exec", execcmd, 1 },
+	{ "exit", exitcmd, 1 },
+	{ "export", exportcmd, 1 },
+	{ "fg", fgcmd, 0 },
+	{ "history", historycmd, 0 },
+	{ "jobs", jobscmd, 0 },
+	{ "kill", killjobcmd, 0 },
+	{ "printf", printfcmd, 0 },
+	{ "pwd", pwdcmd, 0 },
+	{ "read", readcmd, 0 },
+	{ "return", returncmd, 1 },
+	{ "set", setcmd, 1 },
+	{ "shift", shiftcmd, 1 },
+	{ "test", testcmd, 0 },
+	{ "type", typecmd, 0 },
+	{ "umask", umaskcmd, 0 },
+	{ "unalias", unaliascmd, 0 },
+	{ "unset", unsetcmd, 1 },
+	{ "wait", waitcmd, 0 },
 };
 
-builtin_t
+const struct builtin *
 findbuiltin(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
 		if (strcmp(builtins[i].name, name) == 0)
-			return builtins[i].fn;
+			return &builtins[i];
 	return NULL;
 }

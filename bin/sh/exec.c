@@ -9,10 +9,12 @@
  * EV_EXIT the shell is going to exit after this command anyway (it is a
  * child already), so an external command is exec'ed without a fork.
  *
- * break and continue unwind loops through evalskip and skipcount.
+ * break and continue unwind loops through evalskip and skipcount;
+ * return unwinds a function's body (or a "." file) the same way.
  * With set -e, a failing command whose status is not being tested (as
  * it is in an if or while condition, or before && or ||) ends the shell.
  */
+#include <sys/stat.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <paths.h>
@@ -45,6 +47,8 @@ exitshell(int status)
 static int
 skiploop(void)
 {
+	if (evalskip == SKIPRETURN)
+		return 1;
 	if (--skipcount > 0)
 		return 1;		/* for an outer loop */
 	if (evalskip == SKIPCONT) {
@@ -270,6 +274,10 @@ evaltree(struct node *n, int flags)
 	case N_SUBSHELL:
 		status = evalsubshell(n, flags);
 		break;
+	case N_DEFUN:
+		defunc(n->var, n->left);
+		status = 0;
+		break;
 	default:
 		status = evalcompound(n, flags);
 		break;
@@ -352,6 +360,95 @@ shellexec(char **argv, char **envp)
 	exitshell(126);
 }
 
+/*
+ * The file that name stands for in $PATH: a regular file, executable if
+ * exec is set (a program), readable otherwise (a "." file).  A name with
+ * a slash is not searched for, only checked.  Returns a string on the
+ * stack, or NULL.
+ */
+char *
+pathsearch(const char *name, int exec)
+{
+	struct stat st;
+	const char *path, *p, *end;
+	char *full;
+	size_t dirlen;
+
+	if (strchr(name, '/') != NULL)
+		return stat(name, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(name, exec ? X_OK : R_OK) == 0 ? ststrdup(name) : NULL;
+	if ((path = lookupvar("PATH")) == NULL)
+		path = _PATH_DEFPATH;
+	for (p = path;; p = end + 1) {
+		if ((end = strchr(p, ':')) == NULL)
+			end = p + strlen(p);
+		dirlen = end - p;
+		full = stalloc(dirlen + strlen(name) + 3);
+		if (dirlen == 0)
+			strcpy(full, ".");
+		else {
+			memcpy(full, p, dirlen);
+			full[dirlen] = '\0';
+		}
+		strcat(full, "/");
+		strcat(full, name);
+		if (stat(full, &st) == 0 && S_ISREG(st.st_mode) &&
+		    access(full, exec ? X_OK : R_OK) == 0)
+			return full;
+		if (*end == '\0')
+			break;
+	}
+	return NULL;
+}
+
+/*
+ * What a command name means, in POSIX's order (2.9.1.1): a special
+ * built-in, a function, a built-in, a program in $PATH (looked up only
+ * with FC_PATH: to run one, shellexec searches anyway).
+ */
+void
+findcommand(const char *name, struct cmdentry *ce, int flags)
+{
+	const struct builtin *b;
+
+	memset(ce, 0, sizeof(*ce));
+	b = strchr(name, '/') == NULL ? findbuiltin(name) : NULL;
+	if (b != NULL && b->special) {
+		ce->kind = CMD_SPECIAL;
+		ce->bltin = b;
+	} else if (!(flags & FC_NOFUNC) && (ce->func = findfunc(name)) != NULL)
+		ce->kind = CMD_FUNCTION;
+	else if (b != NULL) {
+		ce->kind = CMD_BUILTIN;
+		ce->bltin = b;
+	} else if ((flags & FC_PATH) && (ce->path = pathsearch(name, 1)) != NULL)
+		ce->kind = CMD_PATH;
+}
+
+/*
+ * Run a built-in or a program, not a function: "command [-p] name
+ * args".  With defpath the program is looked for in the default $PATH
+ * (set in the child only).  The command's redirections are in place
+ * already.
+ */
+int
+runcommand(int argc, char **argv, int defpath)
+{
+	struct cmdentry ce;
+	struct job *jp;
+
+	findcommand(argv[0], &ce, FC_NOFUNC);
+	if (ce.bltin != NULL && ce.bltin->fn != execcmd)
+		return ce.bltin->fn(argc, argv);
+	jp = makejob(1);
+	if (forkshell(jp, FORK_FG) == 0) {
+		if (defpath)
+			setvar("PATH", _PATH_DEFPATH, 0);
+		shellexec(argv, environment());
+	}
+	return waitforjob(jp);
+}
+
 static void
 trace(struct arglist *assigns, struct arglist *args)
 {
@@ -372,7 +469,7 @@ evalcommand(struct node *n, int flags)
 	struct stackmark smark;
 	struct word *w;
 	struct job *jp;
-	builtin_t bltin;
+	struct cmdentry ce;
 	char *eq, *val, *text;
 	size_t len;
 	int i, status;
@@ -410,8 +507,21 @@ evalcommand(struct node *n, int flags)
 	arglistadd(&args, NULL);
 	args.n--;
 
-	if ((bltin = findbuiltin(args.v[0])) != NULL) {
-		if (bltin == execcmd) {
+	findcommand(args.v[0], &ce, 0);
+	if (ce.kind == CMD_FUNCTION) {
+		if (redirect(n->redir, REDIR_PUSH) < 0)
+			status = 1;
+		else {
+			for (i = 0; i < assigns.n; i++)
+				setvareq(assigns.v[i], 0);
+			status = callfunc(ce.func, args.n, args.v, flags);
+		}
+		fflush(stdout);
+		popredir();
+		goto out;
+	}
+	if (ce.bltin != NULL) {
+		if (ce.bltin->fn == execcmd) {
 			/* exec: the redirections stay */
 			if (redirect(n->redir, 0) < 0) {
 				status = 1;
@@ -427,7 +537,7 @@ evalcommand(struct node *n, int flags)
 		else {
 			for (i = 0; i < assigns.n; i++)
 				setvareq(assigns.v[i], 0);
-			status = bltin(args.n, args.v);
+			status = ce.bltin->fn(args.n, args.v);
 		}
 		fflush(stdout);
 		popredir();
@@ -503,6 +613,7 @@ cmdloop(int top)
 		lexreset();
 		evalskip = 0;
 		loopnest = 0;
+		dotnest = 0;
 		popstackmark(&smark);
 	}
 	handler = &jmploc;
@@ -519,6 +630,8 @@ cmdloop(int top)
 		if (n != NULL)
 			evaltree(n, 0);
 		popstackmark(&smark);
+		if (evalskip == SKIPRETURN && !top)
+			break;		/* return in a "." file */
 		evalskip = 0;
 	}
 	handler = saved;

@@ -11,6 +11,13 @@
  * line.  When the shell reads its commands from a non-terminal standard
  * input, it reads a byte at a time, so that a command that reads the
  * same standard input finds it positioned just after its command line.
+ *
+ * An alias being replaced (lex.c) is an input too, pushed on top of the
+ * one its name was read from.  When its text is used up pgetc goes on
+ * with the input below, but the alias stays on the stack until the
+ * lexer starts its next token (popaliases), so that the word that ended
+ * the text can still see the alias as active and not expand it again
+ * (markword, aliasactive).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,10 +41,14 @@ struct input {
 	int	 lasteof;	/* the last pgetc returned PEOF */
 	int	 lineno;
 	int	 ownfd;		/* close fd when popped */
+	char	*alias;		/* an alias's text: the alias's name */
+	char	*text;		/* the alias's text (malloc'ed) */
 	char	 buf[INBUFSIZ];
 };
 
 static struct input *in;
+static struct input *readfrom;	/* where the last pgetc read */
+static struct input *wordfrom;	/* where the lexer's word began */
 static int depth;
 int whichprompt = 1;
 int plinno;
@@ -57,66 +68,75 @@ prompt(void)
 }
 
 static int
-refill(void)
+refill(struct input *ip)
 {
 	int n;
 
-	if (in->fd < 0 || in->eof)
+	if (ip->fd < 0 || ip->eof)
 		return 0;
 	for (;;) {
-		if (in->prompt && Eflag && isatty(in->fd))
-			n = editline(in->fd, prompt(), in->buf, INBUFSIZ);
+		if (ip->prompt && Eflag && isatty(ip->fd))
+			n = editline(ip->fd, prompt(), ip->buf, INBUFSIZ);
 		else {
-			if (in->prompt) {
+			if (ip->prompt) {
 				fputs(prompt(), stderr);
 				fflush(stderr);
 			}
-			n = read(in->fd, in->buf, in->bytewise ? 1 : INBUFSIZ);
+			n = read(ip->fd, ip->buf, ip->bytewise ? 1 : INBUFSIZ);
 		}
 		if (n >= 0 || errno != EINTR)
 			break;
 		if (intpending) {
 			intpending = 0;
-			if (in->prompt)
+			if (ip->prompt)
 				fputc('\n', stderr);
 			onint();
 		}
 	}
 	if (n <= 0) {
-		in->eof = 1;
+		ip->eof = 1;
 		return 0;
 	}
-	in->p = in->buf;
-	in->left = n;
+	ip->p = ip->buf;
+	ip->left = n;
 	return n;
 }
 
 int
 pgetc(void)
 {
+	struct input *ip;
 	int c;
 
-	if (in->left <= 0 && refill() <= 0) {
-		in->lasteof = 1;
+	/* Past the end of aliases: on with the input below. */
+	for (ip = in; ip->alias != NULL && ip->left <= 0; ip = ip->prev)
+		if (ip->text[0] != '\0' &&
+		    strchr(" \t", ip->text[strlen(ip->text) - 1]) != NULL)
+			aliascheck = 1;	/* POSIX: the next word is checked */
+	readfrom = ip;
+	if (ip->left <= 0 && refill(ip) <= 0) {
+		ip->lasteof = 1;
 		return PEOF;
 	}
-	in->lasteof = 0;
-	in->left--;
-	c = (unsigned char)*in->p++;
+	ip->lasteof = 0;
+	ip->left--;
+	c = (unsigned char)*ip->p++;
 	if (c == '\n')
-		plinno = ++in->lineno;
+		plinno = ++ip->lineno;
 	return c;
 }
 
 void
 pungetc(void)
 {
-	if (in->lasteof)
+	struct input *ip;
+
+	if ((ip = readfrom) == NULL || ip->lasteof)
 		return;
-	in->p--;
-	in->left++;
-	if (*in->p == '\n')
-		plinno = --in->lineno;
+	ip->p--;
+	ip->left++;
+	if (*ip->p == '\n')
+		plinno = --ip->lineno;
 }
 
 static struct input *
@@ -171,8 +191,47 @@ setinputstring(const char *s)
 	plinno = 1;
 }
 
+/* Read an alias's value in place of its name. */
 void
-popinput(void)
+pushalias(const char *name, const char *value)
+{
+	struct input *ip;
+
+	ip = pushinput();
+	ip->fd = -1;
+	ip->alias = savestr(name);
+	ip->text = savestr(value);
+	ip->p = ip->text;
+	ip->left = strlen(value);
+	ip->lineno = in->prev->lineno;
+}
+
+/* The lexer is starting a word with the character just read. */
+void
+markword(void)
+{
+	wordfrom = readfrom;
+}
+
+/*
+ * Is the word just read part of the text of alias name?  It is if its
+ * first character came from that alias, or from an alias (or string)
+ * read in its place: the inputs from wordfrom down.  An alias used up
+ * before the word began does not count.
+ */
+int
+aliasactive(const char *name)
+{
+	struct input *ip;
+
+	for (ip = wordfrom; ip != NULL && ip->alias != NULL; ip = ip->prev)
+		if (strcmp(ip->alias, name) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+pop1(void)
 {
 	struct input *ip;
 
@@ -181,9 +240,32 @@ popinput(void)
 		close(ip->fd);
 	in = ip->prev;
 	depth--;
+	if (readfrom == ip)
+		readfrom = NULL;
+	if (wordfrom == ip)
+		wordfrom = NULL;
+	free(ip->alias);
+	free(ip->text);
 	free(ip);
 	if (in != NULL)
 		plinno = in->lineno;
+}
+
+/* Drop the aliases whose text has been read. */
+void
+popaliases(void)
+{
+	while (in != NULL && in->alias != NULL && in->left <= 0)
+		pop1();
+}
+
+/* Pop the input on top (with any aliases read from it). */
+void
+popinput(void)
+{
+	while (in->alias != NULL)
+		pop1();
+	pop1();
 }
 
 /* Pop back to the outermost input, and drop what is left of its line. */
@@ -191,7 +273,7 @@ void
 popallinput(void)
 {
 	while (depth > 1)
-		popinput();
+		pop1();
 	if (in != NULL && in->prompt)
 		in->left = 0;
 }

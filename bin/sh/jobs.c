@@ -546,58 +546,54 @@ bgcmd(int argc, char **argv)
 	return status;
 }
 
-/* The process group of a %job operand for kill, or 0 (and a message). */
-pid_t
-jobpgid(const char *spec)
-{
-	struct job *jp = getjob(spec, "kill");
-
-	return jp != NULL ? jp->pgid : 0;
-}
-
 /*
- * kill: the kill program, with %job operands turned into their process
- * groups (-pgid, after a "--" so kill does not take them for signals).
+ * kill: the kill program (bin/kill's source, compiled in), with each
+ * %job operand turned into the job's process group (-pgid) or, without
+ * job control, where the job has no group of its own, into its
+ * processes' ids.  A "--" goes before the operands so that kill does
+ * not take -pgid for a signal.
  */
 int
-killcmd(int argc, char **argv)
+killjobcmd(int argc, char **argv)
 {
-	char **nargv, buf[16];
+	struct arglist al;
 	struct job *jp;
-	pid_t pgid;
-	int i, n = 0, opts, status;
+	char buf[16];
+	int i, k, opts;
 
-	nargv = ckmalloc((argc + 2) * sizeof(char *));
-	nargv[n++] = "kill";
+	al.v = NULL;
+	al.n = al.cap = 0;
+	arglistadd(&al, "kill");
 	opts = 1;
 	if (argc > 1 && argv[1][0] == '-' && argv[1][1] != '\0' &&
 	    strcmp(argv[1], "--") != 0)
 		opts = strcmp(argv[1], "-s") == 0 && argc > 2 ? 3 : 2;
 	for (i = 1; i < opts; i++)
-		nargv[n++] = argv[i];
+		arglistadd(&al, argv[i]);
 	if (opts < argc && strcmp(argv[opts], "--") == 0)
 		opts++;
-	if (strcmp(argv[1 < argc ? 1 : 0], "-l") != 0)
-		nargv[n++] = "--";
+	if (opts < argc && strcmp(argv[1], "-l") != 0)
+		arglistadd(&al, "--");
 	for (i = opts; i < argc; i++) {
 		if (argv[i][0] != '%') {
-			nargv[n++] = argv[i];
+			arglistadd(&al, argv[i]);
 			continue;
 		}
-		if ((pgid = jobpgid(argv[i])) == 0) {
-			free(nargv);
+		if ((jp = getjob(argv[i], "kill")) == NULL)
 			return 1;
+		for (k = 0; k < jp->nprocs; k++) {
+			if (jobctl)
+				snprintf(buf, sizeof(buf), "-%d", (int)jp->pgid);
+			else if (!jp->procs[k].done)
+				snprintf(buf, sizeof(buf), "%d",
+				    (int)jp->procs[k].pid);
+			else
+				continue;
+			arglistadd(&al, ststrdup(buf));
+			if (jobctl)
+				break;		/* the group has them all */
 		}
-		snprintf(buf, sizeof(buf), "-%d", (int)pgid);
-		nargv[n++] = ststrdup(buf);
 	}
-	nargv[n] = NULL;
-	if ((jp = makejob(1)) == NULL || forkshell(jp, FORK_NOJOB) == 0) {
-		execvp(nargv[0], nargv);	/* the program, on PATH */
-		fprintf(stderr, "kill: %s\n", strerror(errno));
-		_exit(127);
-	}
-	status = waitforjob(jp);
-	free(nargv);
-	return status;
+	arglistadd(&al, NULL);
+	return killcmd(al.n - 1, al.v);
 }

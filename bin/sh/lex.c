@@ -13,6 +13,14 @@
  *
  * Here-documents: the parser registers each "<<" with heredocwanted;
  * when the lexer next reads a newline, it reads the bodies that follow.
+ *
+ * Aliases (POSIX 2.3.1): when the parser has set aliascheck (a command
+ * name may come next) and the word read is an unquoted alias name, the
+ * alias's value is pushed as input (input.c: pushalias) and read in the
+ * word's place; its first word is checked again, but an alias being
+ * expanded is never expanded inside itself.  An alias whose value ends
+ * in a blank makes the word after it checked too: input.c sets
+ * aliascheck when it reads past the end of such a value.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +32,7 @@ char *tokword;
 int tokquoted;
 int tokredir;
 int tokfd;
+int aliascheck;
 
 static enum token lasttok;
 static int pushedback;
@@ -324,15 +333,45 @@ done:
 	return lasttok = T_WORD;
 }
 
+static enum token readtoken(void);
+
+/*
+ * Is the word just read an alias to replace?  If so its value is now
+ * the input.
+ */
+static int
+expandalias(void)
+{
+	const char *value;
+
+	if (!aliascheck || tokquoted ||
+	    (value = lookupalias(tokword)) == NULL || aliasactive(tokword))
+		return 0;
+	pushalias(tokword, value);
+	return 1;
+}
+
 enum token
 gettoken(void)
 {
+	enum token t;
+
+	if (!pushedback) {
+		popaliases();
+		while ((t = readtoken()) == T_WORD && expandalias())
+			continue;
+	}
+	pushedback = 0;
+	if (lasttok != T_NL)
+		aliascheck = 0;
+	return lasttok;
+}
+
+static enum token
+readtoken(void)
+{
 	int c;
 
-	if (pushedback) {
-		pushedback = 0;
-		return lasttok;
-	}
 	for (;;) {
 		c = pgetc();
 		if (c == ' ' || c == '\t')
@@ -380,6 +419,7 @@ gettoken(void)
 	case '>':
 		return readredir(c);
 	default:
+		markword();
 		return readword(c);
 	}
 }

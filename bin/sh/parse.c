@@ -7,7 +7,8 @@
  *		  inside compound commands; at top level it ends the line)
  *	andor:	  pipeline (('&&' | '||') newlines pipeline)*
  *	pipeline: ['!'] command ('|' newlines command)*
- *	command:  simple | compound redirection*
+ *	command:  simple | compound redirection* | function
+ *	function: NAME '(' ')' newlines compound redirection*
  *	compound: '(' list ')' | '{' list '}'
  *		| if list then list (elif list then list)* [else list] fi
  *		| while list do list done | until list do list done
@@ -16,8 +17,10 @@
  *	simple:	  (NAME=value | word | redirection)+
  *
  * Reserved words are recognized only where a command may start and only
- * unquoted.  A syntax error reports the unexpected token and abandons
- * the command line.
+ * unquoted.  Where a command name may come, the parser sets aliascheck
+ * before the lexer reads the word, and the lexer replaces an alias
+ * there.  A syntax error reports the unexpected token and abandons the
+ * command line.
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +29,7 @@
 
 static struct node *list(int);
 static struct node *andor(void);
+static struct node *command(void);
 
 static struct node *
 mknode(enum ntype type)
@@ -178,6 +182,27 @@ redirections(void)
 	return head;
 }
 
+/* After "name(": the rest of a function definition. */
+static struct node *
+function(struct node *n)
+{
+	enum token t;
+
+	if (!isname(n->words->text))
+		sherror("syntax error: bad function name `%s'", n->words->text);
+	if ((t = gettoken()) != T_RPAREN)
+		unexpected(t);
+	skipnewlines();
+	n->type = N_DEFUN;
+	n->var = n->words->text;
+	n->words = NULL;
+	n->left = command();
+	if (n->left->type == N_CMD || n->left->type == N_DEFUN)
+		sherror("syntax error: a function body must be a compound "
+		    "command");
+	return n;
+}
+
 static struct node *
 simplecmd(void)
 {
@@ -191,6 +216,8 @@ simplecmd(void)
 	atail = &n->assigns;
 	rtail = &n->redir;
 	for (;;) {
+		if (n->words == NULL)
+			aliascheck = 1;		/* the command name may come */
 		t = gettoken();
 		if (t == T_WORD) {
 			if (n->words == NULL && isassignment(tokword)) {
@@ -204,9 +231,10 @@ simplecmd(void)
 			*rtail = redirection();
 			rtail = &(*rtail)->next;
 		} else if (t == T_LPAREN && n->words != NULL &&
-		    n->words->next == NULL) {
-			sherror("syntax error: functions are not supported");
-		} else
+		    n->words->next == NULL && n->assigns == NULL &&
+		    n->redir == NULL)
+			return function(n);
+		else
 			break;
 	}
 	ungettoken();
@@ -392,9 +420,11 @@ pipeline(void)
 		negate = 1;
 	else
 		ungettoken();
+	aliascheck = 1;
 	first = command();
 	tail = &first;
 	while ((t = gettoken()) == T_PIPE) {
+		aliascheck = 1;
 		skipnewlines();
 		*tail = mkbinary(N_PIPE, *tail, command());
 		tail = &(*tail)->right;
@@ -421,6 +451,7 @@ andor(void)
 			ungettoken();
 			return n;
 		}
+		aliascheck = 1;
 		skipnewlines();
 		n = mkbinary(t == T_ANDIF ? N_AND : N_OR, n, pipeline());
 	}
@@ -439,6 +470,7 @@ list(int top)
 
 	n = NULL;
 	for (;;) {
+		aliascheck = 1;
 		if (!top)
 			skipnewlines();
 		t = gettoken();
@@ -476,6 +508,7 @@ parsecmd(void)
 
 	whichprompt = 1;
 	lexreset();
+	aliascheck = 1;
 	t = gettoken();
 	if (t == T_EOF)
 		return NEOF;

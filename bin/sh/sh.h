@@ -6,9 +6,14 @@
  * is evaluated (exec.c): words are expanded just before a command runs
  * (expand.c, glob.c, arith.c), redirections are applied (redir.c) and
  * children are forked and waited for as jobs (jobs.c); some commands
- * are built in (builtins.c).  Trees and expansions live on a stack
- * allocator (memalloc.c) that is popped after each command.  Errors
- * unwind to the command loop with longjmp (error.c).
+ * are built in (builtins.c, and echo, printf and test, whose sources are
+ * the programs' own: bin/echo, bin/printf, bin/test, bin/pwd, bin/kill).  A command name is
+ * looked up as POSIX orders it (exec.c: findcommand): special built-in,
+ * function (func.c), built-in, then $PATH.  Aliases (alias.c) are
+ * replaced by the lexer as it reads the command's first word.  Trees and
+ * expansions live on a stack allocator (memalloc.c) that is popped after
+ * each command; a function's tree is copied out of it.  Errors unwind to
+ * the command loop with longjmp (error.c).
  *
  * The shell uses only POSIX interfaces, so the same sources also build
  * on the host for testing (tests/libc).
@@ -74,6 +79,10 @@ void	 setinputstring(const char *);
 void	 popinput(void);
 void	 popallinput(void);
 int	 inputdepth(void);
+void	 pushalias(const char *, const char *);
+void	 markword(void);
+int	 aliasactive(const char *);
+void	 popaliases(void);
 
 /* lex.c: tokens */
 enum token {
@@ -85,6 +94,7 @@ extern char *tokword;		/* T_WORD: the raw text */
 extern int tokquoted;		/* T_WORD: had quoting */
 extern int tokredir;		/* T_REDIR: R_* type */
 extern int tokfd;		/* T_REDIR: explicit fd, or -1 */
+extern int aliascheck;		/* the next word may be an alias */
 enum token gettoken(void);
 void	 ungettoken(void);
 void	 heredocwanted(struct redir *);
@@ -119,7 +129,7 @@ struct caseitem {
 };
 enum ntype {
 	N_CMD, N_PIPE, N_AND, N_OR, N_SEQ, N_BG, N_NOT, N_SUBSHELL,
-	N_BRACE, N_IF, N_WHILE, N_UNTIL, N_FOR, N_CASE,
+	N_BRACE, N_IF, N_WHILE, N_UNTIL, N_FOR, N_CASE, N_DEFUN,
 };
 struct node {
 	enum ntype type;
@@ -130,7 +140,7 @@ struct node {
 	struct word *assigns;	/* leading NAME=value words */
 	struct redir *redir;
 	struct caseitem *cases;
-	char	*var;		/* for: the variable */
+	char	*var;		/* for: the variable; defun: the name */
 	int	 forall;	/* for without "in": "$@" */
 };
 #define NEOF	((struct node *)1)	/* parsecmd: end of input */
@@ -161,6 +171,12 @@ void	 exportvar(const char *);
 char	**environment(void);
 void	 listvars(int);
 void	 setparams(int, char **);
+struct paramsave {
+	int	 n;
+	char	**v;
+};
+void	 saveparams(struct paramsave *, int, char **);
+void	 restoreparams(struct paramsave *);
 void	 clearunexported(void);
 char	*optflags(void);
 
@@ -207,8 +223,7 @@ void	 showjobs(int);
 int	 waitcmd(int, char **);
 int	 fgcmd(int, char **);
 int	 bgcmd(int, char **);
-int	 killcmd(int, char **);
-pid_t	 jobpgid(const char *);
+int	 killjobcmd(int, char **);
 void	 resetsignals(void);
 
 /* exec.c */
@@ -220,6 +235,7 @@ extern int loopnest;
 extern int substatus;		/* status of the last $(...), or -1 */
 #define SKIPBREAK	1
 #define SKIPCONT	2
+#define SKIPRETURN	3	/* unwinding a function or "." file */
 int	 evaltree(struct node *, int);
 int	 evalstring(const char *, int);
 void	 shellexec(char **, char **) __attribute__((__noreturn__));
@@ -228,7 +244,53 @@ int	 cmdloop(int);
 
 /* builtins.c */
 typedef int (*builtin_t)(int, char **);
-builtin_t findbuiltin(const char *);
+struct builtin {
+	const char *name;
+	builtin_t fn;
+	int	 special;	/* POSIX special built-in: found before functions */
+};
+const struct builtin *findbuiltin(const char *);
 int	 execcmd(int, char **);
+extern int dotnest;		/* "." files being read */
+
+/* exec.c: what a command name means */
+#define CMD_NOTFOUND	0
+#define CMD_SPECIAL	1	/* special built-in */
+#define CMD_FUNCTION	2
+#define CMD_BUILTIN	3
+#define CMD_PATH	4	/* a program: path is its file */
+#define FC_PATH		0x01	/* search $PATH too */
+#define FC_NOFUNC	0x02	/* skip functions ("command name") */
+struct cmdentry {
+	int	 kind;
+	const struct builtin *bltin;
+	struct funcdef *func;
+	char	*path;		/* on the stack */
+};
+void	 findcommand(const char *, struct cmdentry *, int);
+char	*pathsearch(const char *, int);
+int	 runcommand(int, char **, int);
+
+/* func.c: shell functions */
+struct funcdef;
+extern int funcnest;		/* functions being run */
+void	 defunc(const char *, struct node *);
+struct funcdef *findfunc(const char *);
+int	 unsetfunc(const char *);
+int	 callfunc(struct funcdef *, int, char **, int);
+
+/* alias.c */
+const char *lookupalias(const char *);
+void	 printalias(const char *, const char *);
+int	 aliascmd(int, char **);
+int	 unaliascmd(int, char **);
+
+/* the programs' sources, compiled into the shell with -DSHELL */
+int	 echocmd(int, char **);
+int	 printfcmd(int, char **);
+int	 testcmd(int, char **);
+int	 pwdcmd(int, char **);
+int	 killcmd(int, char **);
+int	 goodpwd(const char *);		/* $PWD names "." logically */
 
 #endif

@@ -229,6 +229,32 @@ setparams(int argc, char **argv)
 	nparam = argc;
 }
 
+/*
+ * A function call: keep the caller's positional parameters in ps and
+ * set copies of argv[0..argc-1]; restoreparams puts the caller's back.
+ */
+void
+saveparams(struct paramsave *ps, int argc, char **argv)
+{
+	ps->n = nparam;
+	ps->v = params;
+	params = NULL;
+	nparam = 0;
+	setparams(argc, argv);
+}
+
+void
+restoreparams(struct paramsave *ps)
+{
+	int i;
+
+	for (i = 0; i < nparam; i++)
+		free(params[i]);
+	free(params);
+	params = ps->v;
+	nparam = ps->n;
+}
+
 /* A script run in a child starts with the exported variables only. */
 void
 clearunexported(void)

@@ -13,17 +13,26 @@
  * Binary: = != < > -eq -ne -lt -le -gt -ge -nt -ot -ef.
  * With one to four arguments, POSIX's rules decide between operators
  * and operands (so "test -f" is true: "-f" is a non-empty string).
+ *
+ * The shell compiles this file too (with -DSHELL, see the Makefile) and
+ * runs testcmd as its built-in test and [, so the two cannot differ.
+ * That is why a syntax error does not exit: it jumps back to testcmd,
+ * which returns 2.
  */
 #include <sys/stat.h>
 #include <ctype.h>
 #include <errno.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+int	testcmd(int, char **);
+
 static char **args;	/* the arguments not yet used */
 static int nargs;
+static jmp_buf error;	/* a syntax error: status 2 */
 
 static void __attribute__((__noreturn__))
 syntax(const char *op, const char *msg)
@@ -32,7 +41,7 @@ syntax(const char *op, const char *msg)
 		fprintf(stderr, "test: %s: %s\n", op, msg);
 	else
 		fprintf(stderr, "test: %s\n", msg);
-	exit(2);
+	longjmp(error, 1);
 }
 
 static char *
@@ -243,11 +252,13 @@ oexpr(void)
 }
 
 int
-main(int argc, char *argv[])
+testcmd(int argc, char *argv[])
 {
 	const char *p;
 	int r;
 
+	if (setjmp(error))
+		return 2;
 	p = strrchr(argv[0], '/');
 	p = p != NULL ? p + 1 : argv[0];
 	if (strcmp(p, "[") == 0) {
@@ -270,3 +281,11 @@ main(int argc, char *argv[])
 		syntax(*args, "unexpected operator");
 	return !r;
 }
+
+#ifndef SHELL
+int
+main(int argc, char *argv[])
+{
+	return testcmd(argc, argv);
+}
+#endif

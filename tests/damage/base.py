@@ -6,6 +6,7 @@ write it, so a guest makes it once; both are cached under build/damage
 until the tools, the kernel or this file change."""
 from __future__ import annotations
 
+import fcntl
 import shutil
 import subprocess
 import tempfile
@@ -101,21 +102,24 @@ def make_lfs_base(out: Path) -> None:
 
 
 def base_image(layout: str) -> Path:
-    """The cached base image of a layout (made if missing or stale)."""
+    """The cached base image of a layout (made if missing or stale; one
+    maker at a time, when the tests run in parallel)."""
     d = BUILD / "damage"
     d.mkdir(parents=True, exist_ok=True)
     out = d / f"{layout}-base.img"
     deps = [HOST / "newfs", HOST / "newfs_lfs", BUILD / "kernel",
             Path(__file__)]
     newest = max(p.stat().st_mtime for p in deps if p.exists())
-    if out.exists() and out.stat().st_mtime >= newest:
-        return out
-    tmp = d / f"{layout}-base.tmp"
-    if layout == "lfs":
-        make_lfs_base(tmp)
-    else:
-        make_ffs_base(tmp, efs=layout == "efs")
-    tmp.replace(out)
+    with open(d / f"{layout}-base.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if out.exists() and out.stat().st_mtime >= newest:
+            return out
+        tmp = d / f"{layout}-base.tmp"
+        if layout == "lfs":
+            make_lfs_base(tmp)
+        else:
+            make_ffs_base(tmp, efs=layout == "efs")
+        tmp.replace(out)
     return out
 
 

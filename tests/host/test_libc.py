@@ -155,6 +155,26 @@ SHELL_CASES = [
     ("shift and unset",
      "set -- 1 2 3; shift; echo $*; shift 2; echo $#; x=1; unset x; "
      "echo ${x-gone}", "2 3\n0\ngone\n", 0),
+    ("functions: arguments, return, recursion, the caller's $@ back",
+     "f() { echo \"$# $1\"; return 3; echo no; }; set -- a b; f x; "
+     "echo $? $# $1; fact() { [ $1 -le 1 ] && { echo 1; return; }; "
+     "echo $(( $1 * $(fact $(($1 - 1))) )); }; fact 5",
+     "1 x\n3 2 a\n120\n", 0),
+    ("a function's redirections, unset -f, command skips functions",
+     "g() { echo in g; } > out; g; cat out; unset -f g; g 2>/dev/null; "
+     "echo $?; cd() { echo mine; }; cd /; command cd / && pwd",
+     "in g\n127\nmine\n/\n", 0),
+    ("return in a loop and in a . file",
+     "h() { for i in 1 2 3; do [ $i = 2 ] && return $i; done; }; h; "
+     "echo $?; printf 'return 4\\necho no\\n' > r; . ./r; echo $?",
+     "2\n4\n", 0),
+    ("runaway recursion is an error, not a crash",
+     "f() { f; }; f; echo not reached", "", 2),
+    ("kill %N without job control signals the job's processes",
+     "sleep 10 | sleep 11 & kill %1; wait $!; echo $?", "143\n", 0),
+    ("aliases take effect on the next line; trailing blank; no recursion",
+     "alias say='echo ' who=world ls='ls -d'\nsay who; ls /; alias ls\n"
+     "unalias ls; type ls | cut -c1-5", "world\n/\nls='ls -d'\nls is\n", 0),
     ("cd with no argument goes home",
      "mkdir d; cd d; cd; pwd | wc -l; cd -", None, 0),
 ]
@@ -484,6 +504,63 @@ def test_tar_archives_cross_with_the_hosts_tar(userland: Path,
         assert (got / "x").stat().st_mode & 0o7777 == 0o741
         assert int((got / "x").stat().st_mtime) == 1000000000
         assert os.readlink(got / "l") == "x"
+
+
+# The shell's echo, printf, test, [, pwd and kill are the programs' own sources
+# compiled in (bin/sh: -DSHELL); each case runs the program and the
+# built-in with the same arguments: output, messages and status agree.
+BUILTIN_CASES = [
+    ["echo", "a", "b  c"],
+    ["echo", "-n", "x"],
+    ["echo", "-n"],
+    ["echo"],
+    ["printf", "%s=%d\\n", "a", "1", "b", "2"],
+    ["printf", "%5s|%-3x|%c|%b\\n", "r", "255", "xy", "o\\101"],
+    ["printf", "%d %d\\n", "z", "'A"],
+    ["printf", "%b<\\n", "stop\\chere"],
+    ["printf", "%q"],
+    ["printf", "%5"],
+    ["printf"],
+    ["test", "1", "-eq", "x"],
+    ["test", "2", "-gt", "1", "-a", "x", "!=", "y"],
+    ["test", "-d", "/"],
+    ["test", "(", "a", "=", "b"],
+    ["test", "a", "b"],
+    ["test"],
+    ["[", "-f", "/", "]"],
+    ["[", "x", "=", "x"],
+    ["[", "!", "-e", "/nosuch", "]"],
+    ["pwd"],
+    ["pwd", "-P"],
+    ["pwd", "-LP"],
+    ["pwd", "-x"],
+    ["pwd", "dir"],
+    ["kill", "-l"],
+    ["kill", "-l", "143"],
+    ["kill", "-l", "999"],
+    ["kill"],
+    ["kill", "-s"],
+    ["kill", "-NOSUCH", "1"],
+    ["kill", "x1"],
+    ["kill", "-0", "999999"],
+]
+
+
+@pytest.mark.parametrize("argv", BUILTIN_CASES,
+                         ids=[" ".join(c) for c in BUILTIN_CASES])
+def test_builtin_agrees_with_program(userland: Path, tmp_path: Path,
+                                     argv: list[str]) -> None:
+    prog = subprocess.run([str(userland / "bin" / argv[0])] + argv[1:],
+                          capture_output=True, text=True, cwd=tmp_path)
+    # "$0" "$@": the built-in (type says so) with the same arguments
+    script = 'type "$0" >&2 && "$0" "$@"'
+    shell = subprocess.run([str(userland / "bin" / "sh"), "-c", script] + argv,
+                           capture_output=True, text=True, cwd=tmp_path,
+                           env=env_for(userland, tmp_path))
+    typeline = f"{argv[0]} is a shell builtin\n"
+    assert shell.stderr.startswith(typeline), shell.stderr
+    got = (shell.stdout, shell.stderr[len(typeline):], shell.returncode)
+    assert got == (prog.stdout, prog.stderr, prog.returncode), argv
 
 
 def test_dd_prints_the_bsd_summary(userland: Path, tmp_path: Path) -> None:

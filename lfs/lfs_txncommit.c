@@ -1,0 +1,155 @@
+/*
+ * A transaction's commit (thesis 5.2.3, 5.2.4): FORCE and group commit.
+ * A committer with dirty pages joins its file system's queue and waits
+ * until txn_gcwait milliseconds pass or txn_gcmin committers are queued,
+ * but only while another transaction there is running and could join.
+ * Whoever stops waiting leads the group: it hands every queued
+ * transaction's pages to the segment writer (txn_release_pages: no
+ * longer B_TXN) and forces them in one segment write (SEGM_TXN), whose
+ * last partial segment is the commit point (lfs_txnsum, lfs_pseg.c).
+ * Once that is on the disk the group's locks go (strict two-phase
+ * locking), and each committer returns the write's error.  Those that
+ * come while the leader writes form the next group.
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/buf.h"
+#include "kern/malloc.h"
+#include "kern/proc.h"
+#include "kern/uio.h"
+#include "kern/syscallargs.h"
+#include "kern/i386/cpu.h"
+#include "ufs/ufs_extern.h"
+#include "lfs/lfs_extern.h"
+#include "lfs/lfs_txn.h"
+#include <sys/time.h>
+#include <sys/txn.h>
+
+static int64_t
+txn_usec(void)
+{
+	struct timeval tv;
+
+	microtime(&tv);
+	return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+}
+
+/* The segment writer of a commit: the group's pages are its to take. */
+void
+txn_release_pages(struct lfs *fs)
+{
+	struct txn *t;
+	struct txn_lock *l;
+	struct buf *bp;
+
+	TAILQ_FOREACH(t, &fs->lfs_txnforce, t_commitq) {
+		t->t_state = TXN_FORCING;
+		LIST_FOREACH(l, &t->t_locks, l_tlink) {
+			if (!l->l_granted || l->l_mode != TXN_EXCL ||
+			    l->l_obj->o_lbn == TXN_SIZE)
+				continue;
+			bp = incore(l->l_obj->o_vp, l->l_obj->o_lbn);
+			if (bp != NULL && (bp->b_flags & B_TXN)) {
+				bp->b_flags &= ~B_TXN;
+				t->t_ndirty--;
+				txn_ndirty--;
+				txn_nbytes -= bp->b_bufsize;
+				txn_stats.pages_forced++;
+			}
+		}
+	}
+}
+
+/* Other transactions on fs that are running and could join a group. */
+static int
+txn_others(struct txn *self, struct lfs *fs)
+{
+	struct txn *t;
+
+	LIST_FOREACH(t, &txn_all, t_all)
+		if (t != self && t->t_fs == fs && t->t_state == TXN_RUNNING)
+			return 1;
+	return 0;
+}
+
+/*
+ * Commit t (thesis 5.2.3, 5.2.4): nothing to write releases the locks;
+ * otherwise t joins the queue, and the committer that stops waiting
+ * forces every queued transaction's pages in one segment write, and
+ * releases their locks once it is on the disk.
+ */
+int
+txn_commit(struct txn *t)
+{
+	struct lfs *fs = t->t_fs;
+	struct vnode **vps;
+	struct txn *g;
+	struct txn_lock *l;
+	int n = 0, max = 0, i, deadline, error;
+	int64_t now;
+	u_int64_t took;
+
+	if (t->t_ndirty == 0) {
+		txn_unlockall(t);
+		txn_stats.commits++;
+		return 0;
+	}
+	t->t_commitstart = txn_usec();
+	t->t_state = TXN_COMMITTING;
+	TAILQ_INSERT_TAIL(&fs->lfs_txnq, t, t_commitq);
+	fs->lfs_ntxnq++;
+	wakeup(&fs->lfs_txnq);
+	deadline = ticks + (txn_gcwait * hz + 999) / 1000;	/* whole ticks */
+	for (;;) {
+		if (t->t_state == TXN_COMMITTED)
+			return t->t_error;	/* a group's leader wrote it */
+		/* Lead a group when company is enough, or not coming. */
+		if (t->t_state == TXN_COMMITTING && fs->lfs_txnleader == NULL &&
+		    (fs->lfs_ntxnq >= txn_gcmin || !txn_others(t, fs) ||
+		    (int)(deadline - ticks) <= 0))
+			break;
+		tsleep(&fs->lfs_txnq, 0, "txngroup",
+		    t->t_state == TXN_COMMITTING && fs->lfs_txnleader == NULL ?
+		    deadline - ticks : 0);
+	}
+
+	/* The leader: this group is every committer queued. */
+	fs->lfs_txnleader = curproc;
+	while ((g = TAILQ_FIRST(&fs->lfs_txnq)) != NULL) {
+		TAILQ_REMOVE(&fs->lfs_txnq, g, t_commitq);
+		TAILQ_INSERT_TAIL(&fs->lfs_txnforce, g, t_commitq);
+	}
+	fs->lfs_ntxnq = 0;
+	TAILQ_FOREACH(g, &fs->lfs_txnforce, t_commitq)
+		LIST_FOREACH(l, &g->t_locks, l_tlink)
+			max++;
+	vps = malloc((max + 1) * sizeof(*vps), M_WAITOK);
+	TAILQ_FOREACH(g, &fs->lfs_txnforce, t_commitq)
+		LIST_FOREACH(l, &g->t_locks, l_tlink) {
+			for (i = 0; i < n && vps[i] != l->l_obj->o_vp; i++)
+				continue;
+			if (i == n && l->l_granted && l->l_mode == TXN_EXCL)
+				vps[n++] = l->l_obj->o_vp;
+		}
+	error = lfs_segwrite_vnodes(fs->lfs_ump->um_mountp,
+	    SEGM_TXN | SEGM_SYNC | SEGM_DATAONLY, vps, n);
+	free(vps);	/* GDB: forced (the write is on the disk, or failed) */
+	now = txn_usec();
+	txn_stats.groups++;
+	while ((g = TAILQ_FIRST(&fs->lfs_txnforce)) != NULL) {
+		TAILQ_REMOVE(&fs->lfs_txnforce, g, t_commitq);
+		g->t_error = error;
+		g->t_state = TXN_COMMITTED;
+		txn_unlockall(g);
+		txn_stats.commits++;
+		txn_stats.group_txns++;
+		took = now - g->t_commitstart;
+		txn_stats.commit_us += took;
+		if (took > txn_stats.commit_us_max)
+			txn_stats.commit_us_max = took;
+	}
+	fs->lfs_txnleader = NULL;
+	wakeup(&fs->lfs_txnq);
+	return error;
+}
