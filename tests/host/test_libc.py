@@ -399,6 +399,13 @@ UTILITY_CASES = [
      "printf '%s=%d\\n' a 1 b 2; printf '%5s|%-3x|%c|%b\\n' r 255 xy 'o\\101'",
      "a=1\nb=2\n    r|ff |x|oA\n", 0),
     ("printf: a bad number is status 1", "printf '%d' z", "0", 1),
+    ("grep -E, and BRE groups with back-references (regcomp)",
+     "printf 'abab\\nab\\naa+\\n' > f; grep -E '(ab){2}' f; "
+     "grep '\\(a\\)\\1' f; grep -c 'a+' f", "abab\naa+\n1\n", 0),
+    ("grep: a bad expression is status 2", "grep 'a\\(' /dev/null", "", 2),
+    ("expr : gives a \\( \\) group's text",
+     "expr foo.c : '\\(.*\\)\\.c'; expr abc : 'x\\(.\\)'; echo $?",
+     "foo\n\n1\n", 0),
     ("du -s counts a tree",
      "mkdir d; printf x > d/f; du -s d | cut -f2", "d\n", 0),
 ]

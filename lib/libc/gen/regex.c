@@ -690,8 +690,9 @@ regexec(const regex_t *re, const char *string, size_t nmatch,
     regmatch_t pmatch[], int eflags)
 {
 	struct prog *prog = re->re_prog;
+	struct node *first;
 	struct match m;
-	regmatch_t *pm;
+	regmatch_t *pm, local[2 * 10];
 	const char *s;
 	size_t i, n;
 
@@ -706,11 +707,20 @@ regexec(const regex_t *re, const char *string, size_t nmatch,
 	if ((re->re_cflags & REG_NOSUB) || pmatch == NULL)
 		nmatch = 0;
 	n = m.nsub + 1;
-	if ((pm = malloc(2 * n * sizeof(*pm))) == NULL)
+	if (n <= 10)
+		pm = local;
+	else if ((pm = malloc(2 * n * sizeof(*pm))) == NULL)
 		return REG_ESPACE;
 	m.pm = pm;
 	m.best = nmatch > 0 ? pm + n : NULL;
+	/* a pattern that starts with a character: only where it occurs */
+	first = prog->start;
+	if (first != NULL && (first->type != N_CHAR || (m.cflags & REG_ICASE)))
+		first = NULL;
 	for (s = string; s <= m.end; s++) {
+		if (first != NULL &&
+		    (s = memchr(s, first->c, m.end - s)) == NULL)
+			break;
 		for (i = 0; i < n; i++)
 			pm[i].rm_so = pm[i].rm_eo = -1;
 		m.budget = LONGER_BUDGET;
@@ -723,7 +733,8 @@ regexec(const regex_t *re, const char *string, size_t nmatch,
 			break;
 	}
 	if (m.bestend == NULL) {
-		free(pm);
+		if (pm != local)
+			free(pm);
 		return REG_NOMATCH;
 	}
 	for (i = 0; i < nmatch; i++) {
@@ -736,7 +747,8 @@ regexec(const regex_t *re, const char *string, size_t nmatch,
 		pmatch[0].rm_so = s - string;
 		pmatch[0].rm_eo = m.bestend - string;
 	}
-	free(pm);
+	if (pm != local)
+		free(pm);
 	return 0;
 }
 
