@@ -93,6 +93,9 @@ def test_sed(guest):
     # a 10,000-byte line and a line with a NUL byte do not break it
     g.ok("dd if=/dev/zero bs=1000 count=10 2>/dev/null | tr '\\0' a > /tmp/long")
     assert g.ok("sed 's/a*/[&]/' /tmp/long | wc -c").split() == ["10003"]
+    # nested repetitions that cannot match take linear time, not forever
+    assert g.run("grep '\\(a*\\)*c' /tmp/long") == ("", 1)
+    assert g.ok("sed 's/\\(a*\\)*c/X/' /tmp/long | wc -c").split() == ["10001"]
     out, status = g.run("printf 'a\\0b\\nab\\n' | sed s/b/B/ | od -c")
     assert status == 0 and "a  \\0   b  \\n   a   B  \\n" in out, out
 

@@ -2,7 +2,8 @@
  * regcomp/regexec against the host's C library: for each pattern and
  * subject, both must agree on whether it matches and on the offsets of
  * the match and of every subexpression; for malformed patterns, both
- * must refuse (the error numbers differ between the two).
+ * must refuse (the error numbers differ between the two).  Then what
+ * the host cannot be compared on: flags, messages, and time.
  */
 #include <regex.h>
 #include <stdio.h>
@@ -142,6 +143,22 @@ test_regex(void)
 	CHECK_STR(got, "brackets ([ ]) not balanced");
 	CHECK_INT(bsd_regerror(BSD_REG_EBRACK, NULL, got, 5), 28);
 	CHECK_STR(got, "brac");
+
+	/* nested repetitions fail in time linear in the subject */
+	{
+		static char run[100001];
+
+		memset(run, 'a', sizeof(run) - 1);
+		run[sizeof(run) - 2] = 'b';
+		CHECK_INT(bsd_regcomp(&ours, "\\(a*\\)*\\(b*\\)*c", 0), 0);
+		CHECK_INT(bsd_regexec(&ours, run, 0, NULL, 0), BSD_REG_NOMATCH);
+		bsd_regfree(&ours);
+		CHECK_INT(bsd_regcomp(&ours, "(a|aa)*b", BSD_REG_EXTENDED), 0);
+		CHECK_INT(bsd_regexec(&ours, run, 1, om, 0), 0);
+		CHECK_INT(om[0].rm_so, 0);
+		CHECK_INT(om[0].rm_eo, 100000);
+		bsd_regfree(&ours);
+	}
 
 	/* a long subject does not exhaust the stack */
 	{

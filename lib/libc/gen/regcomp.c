@@ -1,44 +1,30 @@
 /*
- * POSIX regular expressions: regcomp(3), regexec(3), regerror(3),
- * regfree(3).
+ * regcomp(3): compile a POSIX regular expression, basic (BRE) or
+ * extended (ERE), and regfree(3), regerror(3).
  *
- * regcomp parses the pattern (BRE or ERE) into a tree of nodes.  A node
- * is one step of a sequence and points to the step after it (next);
- * groups, repetitions and alternations hold their bodies as sequences
- * of their own (child, alt).
+ * The pattern is parsed into a tree of nodes.  A node is one step of a
+ * sequence and points to the step after it (next); groups, repetitions
+ * and alternations hold their bodies as sequences of their own (child,
+ * alt).  The tree is then translated into a program for regexec's
+ * machine (regprog.h) and freed.
  *
  *	BRE		ERE		node
  *	c \c		c \c		N_CHAR
- *	.		.		N_ANY
- *	[...]		[...]		N_SET
+ *	. [...]		. [...]		N_SET
  *	^ $ (at ends)	^ $		N_BOL, N_EOL
  *	\( \)		( )		N_GROUP
  *	\1..\9		\1..\9		N_BACKREF
  *	* \{m,n\}	* + ? {m,n}	N_REPEAT (also \+ \? in a BRE)
  *	\|		|		N_ALT
- *
- * regexec matches by backtracking, trying each start position in turn.
- * Repetitions are greedy, so the first match found at a start is
- * usually the longest; to get POSIX's leftmost-longest match in the
- * other cases (a|ab) the search goes on after the first match and keeps
- * the longest, within a budget of steps so that a pattern with nested
- * repetitions cannot take exponential time once it has matched.  (A
- * teaching shortcut: before the first match there is no such bound, and
- * a pattern like \(a*\)*c against a long run of a's with no c takes
- * time exponential in the run, as in other backtracking matchers.)
- *
- * The matcher is written in continuation-passing style: step() matches
- * one node and continues with the rest of its sequence; at the end of a
- * sequence it resumes the enclosing construct through a chain of
- * "konts" kept on the C stack.  A function returns 1 to stop the whole
- * search (a match was taken), 0 to backtrack.
  */
 #include <ctype.h>
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { N_CHAR, N_ANY, N_SET, N_BOL, N_EOL, N_GROUP, N_BACKREF, N_REPEAT,
+#include "regprog.h"
+
+enum { N_CHAR, N_SET, N_BOL, N_EOL, N_GROUP, N_BACKREF, N_REPEAT,
 	N_ALT };
 
 struct node {
@@ -49,12 +35,7 @@ struct node {
 	struct node *child;	/* N_GROUP, N_REPEAT: body; N_ALT: left */
 	struct node *alt;	/* N_ALT: right */
 	struct node *next;	/* the next step of the sequence */
-	struct node *all;	/* every node of the program, for regfree */
-};
-
-struct prog {
-	struct node *start;
-	struct node *all;
+	struct node *all;	/* every node made, to free them */
 };
 
 /* --- the parser --- */
@@ -95,12 +76,6 @@ setadd(struct node *n, int c, int icase)
 		c = islower(c) ? toupper(c) : tolower(c);
 		n->set[c >> 3] |= 1 << (c & 7);
 	}
-}
-
-static int
-inset(const struct node *n, int c)
-{
-	return (n->set[c >> 3] >> (c & 7)) & 1;
 }
 
 static const struct {
@@ -460,11 +435,146 @@ freenodes(struct node *n)
 	}
 }
 
+/* --- the code generator --- */
+
+struct gen {
+	struct prog *prog;
+	int	 cap;
+	int	 err;
+};
+
+/* Append an instruction; its index, or -1 (err set) if there is no room. */
+static int
+emit(struct gen *g, int op, int arg)
+{
+	struct prog *p = g->prog;
+	struct inst *in;
+
+	if (g->err)
+		return -1;
+	if (p->ninst == g->cap) {
+		if (g->cap >= REG_MAXINST) {
+			g->err = REG_ESPACE;
+			return -1;
+		}
+		g->cap = g->cap ? g->cap * 2 : 32;
+		if ((in = realloc(p->inst, g->cap * sizeof(*in))) == NULL) {
+			g->err = REG_ESPACE;
+			return -1;
+		}
+		p->inst = in;
+	}
+	in = &p->inst[p->ninst];
+	memset(in, 0, sizeof(*in));
+	in->op = op;
+	in->arg = arg;
+	return p->ninst++;
+}
+
+static void gennode(struct gen *, struct node *);
+
+static void
+genseq(struct gen *g, struct node *n)
+{
+	for (; n != NULL && !g->err; n = n->next)
+		gennode(g, n);
+}
+
+static void
+genrepeat(struct gen *g, struct node *n)
+{
+	struct inst *in;
+	int i, loop, k, chain = -1, next;
+
+	for (i = 0; i < n->min; i++)
+		genseq(g, n->child);
+	if (n->max < 0) {
+		loop = emit(g, I_SPLIT, 0);
+		k = g->prog->nloop++;
+		emit(g, I_MARK, k);
+		genseq(g, n->child);
+		emit(g, I_CHECK, k);
+		i = emit(g, I_JMP, 0);
+		if (g->err)
+			return;
+		g->prog->inst[i].x = loop;
+		g->prog->inst[loop].x = loop + 1;
+		g->prog->inst[loop].y = g->prog->ninst;
+		return;
+	}
+	/* the optional copies, each one's SPLIT chained through y to the end */
+	for (; i < n->max; i++) {
+		if ((loop = emit(g, I_SPLIT, 0)) < 0)
+			return;
+		g->prog->inst[loop].x = loop + 1;
+		g->prog->inst[loop].y = chain;
+		chain = loop;
+		genseq(g, n->child);
+	}
+	for (; chain >= 0 && !g->err; chain = next) {
+		in = &g->prog->inst[chain];
+		next = in->y;
+		in->y = g->prog->ninst;
+	}
+}
+
+static void
+gennode(struct gen *g, struct node *n)
+{
+	int i, j;
+
+	switch (n->type) {
+	case N_CHAR:
+		emit(g, I_CHAR, n->c);
+		break;
+	case N_SET:
+		if ((i = emit(g, I_SET, 0)) >= 0)
+			memcpy(g->prog->inst[i].set, n->set, sizeof(n->set));
+		break;
+	case N_BOL:
+		emit(g, I_BOL, 0);
+		break;
+	case N_EOL:
+		emit(g, I_EOL, 0);
+		break;
+	case N_BACKREF:
+		emit(g, I_BACKREF, n->c);
+		g->prog->backrefs = 1;
+		break;
+	case N_GROUP:
+		emit(g, I_SAVE, 2 * n->c);
+		genseq(g, n->child);
+		emit(g, I_SAVE, 2 * n->c + 1);
+		break;
+	case N_REPEAT:
+		genrepeat(g, n);
+		break;
+	case N_ALT:
+		if ((i = emit(g, I_SPLIT, 0)) < 0)
+			return;
+		genseq(g, n->child);
+		if ((j = emit(g, I_JMP, 0)) < 0)
+			return;
+		g->prog->inst[i].x = i + 1;
+		g->prog->inst[i].y = j + 1;
+		genseq(g, n->alt);
+		g->prog->inst[j].x = g->prog->ninst;
+		break;
+	}
+}
+
+static void
+freeprog(struct prog *p)
+{
+	free(p->inst);
+	free(p);
+}
+
 int
 regcomp(regex_t *re, const char *pattern, int cflags)
 {
 	struct parse ps;
-	struct prog *prog;
+	struct gen g;
 	struct node *start;
 
 	memset(&ps, 0, sizeof(ps));
@@ -473,283 +583,33 @@ regcomp(regex_t *re, const char *pattern, int cflags)
 	start = parsealt(&ps);
 	if (!ps.err && *ps.p != '\0')
 		ps.err = REG_EPAREN;
-	if (!ps.err && (prog = malloc(sizeof(*prog))) == NULL)
+	memset(&g, 0, sizeof(g));
+	if (!ps.err && (g.prog = calloc(1, sizeof(*g.prog))) == NULL)
 		ps.err = REG_ESPACE;
-	if (ps.err) {
-		freenodes(ps.all);
-		return ps.err;
+	if (!ps.err) {
+		genseq(&g, start);
+		emit(&g, I_MATCH, 0);
+		if (g.err) {
+			freeprog(g.prog);
+			ps.err = g.err;
+		}
 	}
-	prog->start = start;
-	prog->all = ps.all;
+	freenodes(ps.all);
+	if (ps.err)
+		return ps.err;
 	re->re_nsub = ps.nsub;
 	re->re_cflags = cflags;
-	re->re_prog = prog;
+	re->re_prog = g.prog;
 	return 0;
 }
 
 void
 regfree(regex_t *re)
 {
-	struct prog *prog = re->re_prog;
-
-	if (prog != NULL) {
-		freenodes(prog->all);
-		free(prog);
+	if (re->re_prog != NULL) {
+		freeprog(re->re_prog);
 		re->re_prog = NULL;
 	}
-}
-
-/* --- the matcher --- */
-
-/* Steps allowed after the first match, while looking for a longer one. */
-#define LONGER_BUDGET	100000
-
-struct match {
-	const char *str, *end;	/* the subject */
-	int	 cflags, eflags;
-	size_t	 nsub;
-	regmatch_t *pm;		/* the groups as the search stands */
-	regmatch_t *best;	/* those of the longest match so far */
-	const char *bestend;	/* NULL: none yet */
-	long	 budget;
-};
-
-enum { K_SEQ, K_GROUP, K_REPEAT };
-
-struct kont {
-	int	 type;
-	struct node *n;		/* the construct to resume */
-	int	 count;		/* K_REPEAT: iterations done before this one */
-	const char *from;	/* K_REPEAT: where this iteration started */
-	struct kont *up;
-};
-
-static int step(struct match *, struct node *, const char *, struct kont *);
-
-static int
-accept(struct match *m, const char *s)
-{
-	if (m->bestend == NULL || s > m->bestend) {
-		m->bestend = s;
-		if (m->best != NULL)
-			memcpy(m->best, m->pm, (m->nsub + 1) * sizeof(regmatch_t));
-	}
-	return s == m->end || m->budget <= 0;
-}
-
-static int
-onechar(struct match *m, struct node *n, const char *s)
-{
-	int c;
-
-	if (s >= m->end)
-		return 0;
-	c = (unsigned char)*s;
-	if (n->type == N_SET)
-		return inset(n, c);
-	if (m->cflags & REG_ICASE)
-		c = tolower(c);
-	return c == n->c;
-}
-
-static int
-samebytes(struct match *m, const char *a, const char *b, size_t len)
-{
-	size_t i;
-
-	if (!(m->cflags & REG_ICASE))
-		return memcmp(a, b, len) == 0;
-	for (i = 0; i < len; i++)
-		if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
-			return 0;
-	return 1;
-}
-
-/* The count-th iteration of repetition n (0 first) may start at s. */
-static int
-repeat(struct match *m, struct node *n, int count, const char *s,
-    struct kont *up)
-{
-	struct node *body = n->child;
-	struct kont k;
-	int i, most;
-
-	if ((body->type == N_CHAR || body->type == N_SET) && count == 0) {
-		/* one character repeated: take as many as allowed, give back */
-		for (most = 0; (n->max < 0 || most < n->max) &&
-		    onechar(m, body, s + most); most++)
-			;
-		for (i = most; i >= n->min; i--)
-			if (step(m, n->next, s + i, up))
-				return 1;
-		return 0;
-	}
-	if (n->max < 0 || count < n->max) {
-		k.type = K_REPEAT;
-		k.n = n;
-		k.count = count;
-		k.from = s;
-		k.up = up;
-		if (step(m, body, s, &k))
-			return 1;
-	}
-	if (count >= n->min)
-		return step(m, n->next, s, up);
-	return 0;
-}
-
-/* The end of a sequence: go on with what encloses it. */
-static int
-resume(struct match *m, const char *s, struct kont *k)
-{
-	regmatch_t save;
-	struct node *n;
-
-	if (k == NULL)
-		return accept(m, s);
-	n = k->n;
-	switch (k->type) {
-	case K_SEQ:
-		return step(m, n->next, s, k->up);
-	case K_GROUP:
-		save = m->pm[n->c];
-		m->pm[n->c].rm_so = k->from - m->str;
-		m->pm[n->c].rm_eo = s - m->str;
-		if (step(m, n->next, s, k->up))
-			return 1;
-		m->pm[n->c] = save;
-		return 0;
-	default:
-		/*
-		 * An empty iteration could repeat for ever.  Beyond the
-		 * minimum it adds nothing, so refuse it (the groups keep the
-		 * last non-empty one); up to the minimum, let it stand for
-		 * all the iterations still required.
-		 */
-		if (s == k->from)
-			return k->count + 1 <= n->min ?
-			    step(m, n->next, s, k->up) : 0;
-		return repeat(m, n, k->count + 1, s, k->up);
-	}
-}
-
-static int
-step(struct match *m, struct node *n, const char *s, struct kont *up)
-{
-	struct kont k;
-	regmatch_t *g;
-	size_t len;
-
-	/* past the budget, the longest match so far is the answer */
-	if (m->bestend != NULL && --m->budget <= 0)
-		return 1;
-	if (n == NULL)
-		return resume(m, s, up);
-	switch (n->type) {
-	case N_CHAR:
-	case N_SET:
-		return onechar(m, n, s) && step(m, n->next, s + 1, up);
-	case N_BOL:
-		if ((s == m->str && !(m->eflags & REG_NOTBOL)) ||
-		    (s > m->str && s[-1] == '\n' && (m->cflags & REG_NEWLINE)))
-			return step(m, n->next, s, up);
-		return 0;
-	case N_EOL:
-		if ((s == m->end && !(m->eflags & REG_NOTEOL)) ||
-		    (s < m->end && *s == '\n' && (m->cflags & REG_NEWLINE)))
-			return step(m, n->next, s, up);
-		return 0;
-	case N_BACKREF:
-		g = &m->pm[n->c];
-		if (g->rm_so < 0)
-			return 0;
-		len = g->rm_eo - g->rm_so;
-		if ((size_t)(m->end - s) < len ||
-		    !samebytes(m, m->str + g->rm_so, s, len))
-			return 0;
-		return step(m, n->next, s + len, up);
-	case N_GROUP:
-		k.type = K_GROUP;
-		k.n = n;
-		k.from = s;
-		k.up = up;
-		return step(m, n->child, s, &k);
-	case N_REPEAT:
-		return repeat(m, n, 0, s, up);
-	case N_ALT:
-		k.type = K_SEQ;
-		k.n = n;
-		k.up = up;
-		return step(m, n->child, s, &k) || step(m, n->alt, s, &k);
-	}
-	return 0;
-}
-
-int
-regexec(const regex_t *re, const char *string, size_t nmatch,
-    regmatch_t pmatch[], int eflags)
-{
-	struct prog *prog = re->re_prog;
-	struct node *first;
-	struct match m;
-	regmatch_t *pm, local[2 * 10];
-	const char *s;
-	size_t i, n;
-
-	if (prog == NULL)
-		return REG_BADPAT;
-	memset(&m, 0, sizeof(m));
-	m.str = string;
-	m.end = string + strlen(string);
-	m.cflags = re->re_cflags;
-	m.eflags = eflags;
-	m.nsub = re->re_nsub;
-	if ((re->re_cflags & REG_NOSUB) || pmatch == NULL)
-		nmatch = 0;
-	n = m.nsub + 1;
-	if (n <= 10)
-		pm = local;
-	else if ((pm = malloc(2 * n * sizeof(*pm))) == NULL)
-		return REG_ESPACE;
-	m.pm = pm;
-	m.best = nmatch > 0 ? pm + n : NULL;
-	/* a pattern that starts with a character: only where it occurs */
-	first = prog->start;
-	if (first != NULL && (first->type != N_CHAR || (m.cflags & REG_ICASE)))
-		first = NULL;
-	for (s = string; s <= m.end; s++) {
-		if (first != NULL &&
-		    (s = memchr(s, first->c, m.end - s)) == NULL)
-			break;
-		for (i = 0; i < n; i++)
-			pm[i].rm_so = pm[i].rm_eo = -1;
-		m.budget = LONGER_BUDGET;
-		step(&m, prog->start, s, NULL);
-		if (m.bestend != NULL)
-			break;
-		/* anchored at the beginning: only the first position can do */
-		if (prog->start != NULL && prog->start->type == N_BOL &&
-		    !(m.cflags & REG_NEWLINE))
-			break;
-	}
-	if (m.bestend == NULL) {
-		if (pm != local)
-			free(pm);
-		return REG_NOMATCH;
-	}
-	for (i = 0; i < nmatch; i++) {
-		if (i < n)
-			pmatch[i] = m.best[i];
-		else
-			pmatch[i].rm_so = pmatch[i].rm_eo = -1;
-	}
-	if (nmatch > 0) {
-		pmatch[0].rm_so = s - string;
-		pmatch[0].rm_eo = m.bestend - string;
-	}
-	if (pm != local)
-		free(pm);
-	return 0;
 }
 
 static const char *const messages[] = {
