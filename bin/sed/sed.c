@@ -15,7 +15,8 @@
  *
  * Regular expressions are libc's (regcomp(3)): basic, or extended with
  * -E; \n in one stands for a newline, and an empty one for the last one
- * used.
+ * used.  They are matched with REG_STARTEND over the pattern space's
+ * length, so a NUL byte in a line is a character like any other.
  */
 #include <ctype.h>
 #include <err.h>
@@ -615,16 +616,30 @@ flushappends(void)
 	nappends = 0;
 }
 
+/*
+ * Match re (NULL: the last one used) against the pattern space from
+ * byte from to its end, NUL bytes included; m[0..nm) get offsets from
+ * the start of the pattern space.
+ */
 static int
-matchre(regex_t *re, const char *s, size_t nm, regmatch_t *m, int eflags)
+matchre(regex_t *re, size_t from, size_t nm, regmatch_t *m)
 {
+	regmatch_t whole[10];
+
 	if (re == NULL) {
 		if (lastre == NULL)
 			errx(1, "no previous regular expression");
 		re = lastre;
 	}
 	lastre = re;
-	return regexec(re, s, nm, m, eflags) == 0;
+	if (nm == 0) {
+		m = whole;
+		nm = 1;
+	}
+	m[0].rm_so = from;
+	m[0].rm_eo = ps.len;
+	return regexec(re, ps.s, nm, m,
+	    REG_STARTEND | (from > 0 ? REG_NOTBOL : 0)) == 0;
 }
 
 static int
@@ -636,7 +651,7 @@ matchaddr(struct addr *a)
 	case A_LAST:
 		return !haveahead;
 	case A_RE:
-		return matchre(a->re, ps.s, 0, NULL, 0);
+		return matchre(a->re, 0, 0, NULL);
 	}
 	return 1;
 }
@@ -664,7 +679,7 @@ selected(struct cmd *c)
 	return r != c->negate;
 }
 
-/* Append the replacement for one match to d. */
+/* Append the replacement for one match to d (m: offsets in base). */
 static void
 replace(struct str *d, const char *repl, const char *base, regmatch_t *m,
     size_t nsub)
@@ -694,46 +709,39 @@ substitute(struct cmd *c)
 {
 	static struct str res;
 	regmatch_t m[10];
-	regex_t *re;
-	size_t pos = 0, lastend = (size_t)-1;
+	size_t pos = 0, so, eo, lastend = (size_t)-1;
 	int count = 0, did = 0;
 
-	if (!matchre(c->re, ps.s, 10, m, 0))
-		return 0;
-	re = lastre;
 	res.len = 0;
 	sadd(&res, "", 0);
-	for (;;) {
+	while (pos <= ps.len && matchre(c->re, pos, 10, m)) {
+		so = m[0].rm_so;
+		eo = m[0].rm_eo;
 		/* an empty match right after the last match does not count */
-		if (m[0].rm_so == m[0].rm_eo && pos + m[0].rm_so == lastend) {
-			if (pos + m[0].rm_so >= ps.len)
+		if (so == eo && so == lastend) {
+			if (so >= ps.len)
 				break;
-			sadd(&res, ps.s + pos, m[0].rm_so + 1);
-			pos += m[0].rm_so + 1;
-		} else {
-			count++;
-			sadd(&res, ps.s + pos, m[0].rm_so);
-			if (count >= (c->nth ? c->nth : 1)) {
-				replace(&res, c->repl, ps.s + pos, m,
-				    re->re_nsub);
-				did = 1;
-			} else
-				sadd(&res, ps.s + pos + m[0].rm_so,
-				    m[0].rm_eo - m[0].rm_so);
-			lastend = pos + m[0].rm_eo;
-			pos = lastend;
-			if (did && !c->global)
-				break;
-			if (m[0].rm_so == m[0].rm_eo) {
-				if (pos >= ps.len)
-					break;
-				sadd(&res, ps.s + pos, 1);
-				pos++;
-			}
+			sadd(&res, ps.s + pos, so + 1 - pos);
+			pos = so + 1;
+			continue;
 		}
-		if (pos > ps.len || regexec(re, ps.s + pos, 10, m,
-		    pos > 0 ? REG_NOTBOL : 0) != 0)
+		count++;
+		sadd(&res, ps.s + pos, so - pos);
+		if (count >= (c->nth ? c->nth : 1)) {
+			replace(&res, c->repl, ps.s, m, lastre->re_nsub);
+			did = 1;
+		} else
+			sadd(&res, ps.s + so, eo - so);
+		lastend = pos = eo;
+		if (did && !c->global)
 			break;
+		if (so == eo) {
+			/* an empty match: the next character stays as it is */
+			if (pos >= ps.len)
+				break;
+			sadd(&res, ps.s + pos, 1);
+			pos++;
+		}
 	}
 	if (!did)
 		return 0;

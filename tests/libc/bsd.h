@@ -26,6 +26,7 @@ typedef long long bsd_off_t;
 #define BSD_REG_NEWLINE	0010
 #define BSD_REG_NOTBOL	0001
 #define BSD_REG_NOTEOL	0002
+#define BSD_REG_STARTEND	0004
 #define BSD_REG_NOMATCH	1
 #define BSD_REG_EBRACK	7
 typedef struct {

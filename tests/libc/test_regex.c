@@ -51,6 +51,11 @@ static const struct {
 	{ "(wee|week)(knights|night)", E, "weeknights" },
 	{ "\\(", E, "(" }, { "a{1}{2}", E, "aa" }, { "()", E, "" },
 	{ "(a|b|c|d)*", E, "abcdx" }, { "(a*)+$", E, "aab" },
+	/* GNU's word operators, which glibc has too */
+	{ "\\<b", 0, "ab b" }, { "b\\>", 0, "ba b" }, { "\\bx", 0, "axx x" },
+	{ "a\\B", 0, "a ab" }, { "\\w\\+", 0, "  foo_1 " },
+	{ "\\W\\+", 0, "ab, c" }, { "\\s", 0, "a\tb" }, { "\\S\\+", 0, " xy " },
+	{ "\\<(a|b)\\>", E, "ca a" },
 	/* newline */
 	{ "^b", NL, "a\nb" }, { "a$", NL, "a\nb" }, { "a.b", NL, "a\nb" },
 	{ "a[^x]b", NL, "a\nb" }, { "^b", 0, "a\nb" }, { "a.b", 0, "a\nb" },
@@ -127,6 +132,25 @@ test_regex(void)
 		if (rt == 0)
 			regfree(&theirs);
 	}
+
+	/* STARTEND: a NUL inside, offsets from the string, ^ at rm_so */
+	CHECK_INT(bsd_regcomp(&ours, "^b.c", 0), 0);
+	om[0].rm_so = 1;
+	om[0].rm_eo = 5;
+	CHECK_INT(bsd_regexec(&ours, "ab\0cd", 1, om, BSD_REG_STARTEND), 0);
+	CHECK_INT(om[0].rm_so, 1);
+	CHECK_INT(om[0].rm_eo, 4);
+	om[0].rm_so = 1;
+	om[0].rm_eo = 5;
+	CHECK_INT(bsd_regexec(&ours, "ab\0cd", 1, om,
+	    BSD_REG_STARTEND | BSD_REG_NOTBOL), BSD_REG_NOMATCH);
+	bsd_regfree(&ours);
+	CHECK_INT(bsd_regcomp(&ours, "\\<b", 0), 0);
+	om[0].rm_so = 1;
+	om[0].rm_eo = 2;
+	CHECK_INT(bsd_regexec(&ours, "ab", 1, om, BSD_REG_STARTEND),
+	    BSD_REG_NOMATCH);		/* the a before rm_so is seen */
+	bsd_regfree(&ours);
 
 	/* NOTBOL, NOSUB, regerror */
 	CHECK_INT(bsd_regcomp(&ours, "^a", 0), 0);

@@ -14,6 +14,8 @@
  *	^ $ (at ends)	^ $		N_BOL, N_EOL
  *	\( \)		( )		N_GROUP
  *	\1..\9		\1..\9		N_BACKREF
+ *	\w \W \s \S	(the same)	N_SET		(GNU's, as in glibc)
+ *	\< \> \b \B	(the same)	N_WORD		(GNU's word edges)
  *	* \{m,n\}	* + ? {m,n}	N_REPEAT (also \+ \? in a BRE)
  *	\|		|		N_ALT
  */
@@ -24,12 +26,13 @@
 
 #include "regprog.h"
 
-enum { N_CHAR, N_SET, N_BOL, N_EOL, N_GROUP, N_BACKREF, N_REPEAT,
+enum { N_CHAR, N_SET, N_BOL, N_EOL, N_WORD, N_GROUP, N_BACKREF, N_REPEAT,
 	N_ALT };
 
 struct node {
 	int	 type;
-	int	 c;		/* N_CHAR: byte; N_GROUP, N_BACKREF: number */
+	int	 c;		/* N_CHAR: byte; N_GROUP, N_BACKREF: number;
+				   N_WORD: < > b or B */
 	int	 min, max;	/* N_REPEAT: bounds, max -1 for none */
 	unsigned char set[32];	/* N_SET: bit c set if byte c is in it */
 	struct node *child;	/* N_GROUP, N_REPEAT: body; N_ALT: left */
@@ -179,7 +182,6 @@ parsebracket(struct parse *ps)
 		if (ps->cflags & REG_NEWLINE)
 			n->set['\n' >> 3] &= ~(1 << ('\n' & 7));
 	}
-	n->set[0] &= ~1;		/* never the terminating NUL */
 	return n;
 }
 
@@ -294,6 +296,25 @@ parsegroup(struct parse *ps)
 	return n;
 }
 
+/* \w (word characters: alphanumerics and _), \s (white space), \W, \S */
+static struct node *
+wordset(struct parse *ps, int kind)
+{
+	struct node *n;
+	unsigned i;
+	int c;
+
+	if ((n = newnode(ps, N_SET)) == NULL)
+		return NULL;
+	for (c = 1; c < 256; c++)
+		if (tolower(kind) == 'w' ? isalnum(c) || c == '_' : isspace(c))
+			n->set[c >> 3] |= 1 << (c & 7);
+	if (isupper(kind))
+		for (i = 0; i < sizeof(n->set); i++)
+			n->set[i] = ~n->set[i];
+	return n;
+}
+
 /*
  * One atom.  first: it starts its branch (where a BRE's * is literal
  * and ^ is an anchor).
@@ -321,7 +342,6 @@ parseatom(struct parse *ps, int first)
 		ps->p++;
 		if ((n = newnode(ps, N_SET)) != NULL) {
 			memset(n->set, 0xff, sizeof(n->set));
-			n->set[0] &= ~1;
 			if (ps->cflags & REG_NEWLINE)
 				n->set['\n' >> 3] &= ~(1 << ('\n' & 7));
 		}
@@ -353,6 +373,13 @@ parseatom(struct parse *ps, int first)
 				n->c = c - '0';
 			return n;
 		}
+		if (c == '<' || c == '>' || c == 'b' || c == 'B') {
+			if ((n = newnode(ps, N_WORD)) != NULL)
+				n->c = c;
+			return n;
+		}
+		if (c == 'w' || c == 'W' || c == 's' || c == 'S')
+			return wordset(ps, c);
 		if (!ERE(ps) && (c == ')' || c == '{' || c == '}' || c == '|')) {
 			ps->err = c == ')' ? REG_EPAREN : c == '|' ? REG_BADPAT :
 			    REG_BADBR;
@@ -536,6 +563,9 @@ gennode(struct gen *g, struct node *n)
 		break;
 	case N_EOL:
 		emit(g, I_EOL, 0);
+		break;
+	case N_WORD:
+		emit(g, I_WORD, n->c);
 		break;
 	case N_BACKREF:
 		emit(g, I_BACKREF, n->c);

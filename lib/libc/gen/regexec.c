@@ -1,6 +1,9 @@
 /*
  * regexec(3): run a compiled regular expression (regprog.h) over a
- * string, for the leftmost-longest match POSIX asks for.
+ * string, for the leftmost-longest match POSIX asks for.  With
+ * REG_STARTEND (4.4BSD's) the subject is string[pmatch[0].rm_so ..
+ * pmatch[0].rm_eo), NUL bytes and all, and the offsets returned are
+ * still from string; the text before rm_so is seen by \< \> \b \B.
  *
  * The machine backtracks: it follows one thread of the program at a
  * time and, at each SPLIT, keeps the second choice on a stack of jobs
@@ -42,7 +45,7 @@ struct job {
 struct machine {
 	const struct prog *prog;
 	const char *str;
-	int	 len;
+	int	 begin, len;	/* the subject is str[begin..len) */
 	int	 cflags, eflags;
 	int	 nslot;		/* 2 per group (group 0 unused), 1 per loop */
 	int	 nsave;		/* the slots of the groups: 2 * (nsub + 1) */
@@ -95,6 +98,30 @@ setslot(struct machine *m, int slot, int pos)
 {
 	push(m, -slot - 1, m->cap[slot]);
 	m->cap[slot] = pos;
+}
+
+static int
+isword(int c)
+{
+	return isalnum(c) || c == '_';
+}
+
+/* GNU's word edges: \< start, \> end, \b either, \B neither */
+static int
+wordedge(struct machine *m, int kind, int pos)
+{
+	int before = pos > 0 && isword((unsigned char)m->str[pos - 1]);
+	int after = pos < m->len && isword((unsigned char)m->str[pos]);
+
+	switch (kind) {
+	case '<':
+		return !before && after;
+	case '>':
+		return before && !after;
+	case 'b':
+		return before != after;
+	}
+	return before == after;
 }
 
 static int
@@ -162,14 +189,20 @@ run(struct machine *m, int start)
 				pc++, pos++;
 				break;
 			case I_BOL:
-				if (!((pos == 0 && !(m->eflags & REG_NOTBOL)) ||
-				    (newline && pos > 0 && m->str[pos - 1] == '\n')))
+				if (!((pos == m->begin && !(m->eflags & REG_NOTBOL)) ||
+				    (newline && pos > m->begin &&
+				    m->str[pos - 1] == '\n')))
 					goto fail;
 				pc++;
 				break;
 			case I_EOL:
 				if (!((pos == m->len && !(m->eflags & REG_NOTEOL)) ||
 				    (newline && pos < m->len && m->str[pos] == '\n')))
+					goto fail;
+				pc++;
+				break;
+			case I_WORD:
+				if (!wordedge(m, in->arg, pos))
 					goto fail;
 				pc++;
 				break;
@@ -237,7 +270,14 @@ regexec(const regex_t *re, const char *string, size_t nmatch,
 	memset(&m, 0, sizeof(m));
 	m.prog = prog;
 	m.str = string;
-	m.len = strlen(string);
+	if (eflags & REG_STARTEND) {
+		if (pmatch == NULL || pmatch[0].rm_so < 0 ||
+		    pmatch[0].rm_eo < pmatch[0].rm_so)
+			return REG_BADPAT;
+		m.begin = pmatch[0].rm_so;
+		m.len = pmatch[0].rm_eo;
+	} else
+		m.len = strlen(string);
 	m.cflags = re->re_cflags;
 	m.eflags = eflags;
 	m.nsave = 2 * (re->re_nsub + 1);
@@ -258,7 +298,7 @@ regexec(const regex_t *re, const char *string, size_t nmatch,
 		m.cap[i] = -1;
 
 	first = &prog->inst[0];
-	for (start = 0; start <= m.len; start++) {
+	for (start = m.begin; start <= m.len; start++) {
 		/* a pattern that starts with a character: only where it is */
 		if (first->op == I_CHAR && !(m.cflags & REG_ICASE)) {
 			s = memchr(string + start, first->arg, m.len - start);

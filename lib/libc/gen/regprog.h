@@ -16,13 +16,13 @@
 #ifndef _REGPROG_H_
 #define _REGPROG_H_
 
-enum { I_CHAR, I_SET, I_BOL, I_EOL, I_SAVE, I_SPLIT, I_JMP, I_BACKREF,
-	I_MARK, I_CHECK, I_MATCH };
+enum { I_CHAR, I_SET, I_BOL, I_EOL, I_WORD, I_SAVE, I_SPLIT, I_JMP,
+	I_BACKREF, I_MARK, I_CHECK, I_MATCH };
 
 struct inst {
 	int	 op;
 	int	 arg;		/* CHAR: byte; SAVE: slot; BACKREF: group;
-				   MARK, CHECK: loop number */
+				   MARK, CHECK: loop number; WORD: < > b B */
 	int	 x, y;		/* SPLIT: first and second choice; JMP: x */
 	unsigned char set[32];	/* SET: bit c set if byte c is in it */
 };

@@ -30,6 +30,7 @@ typedef struct {
 /* regexec flags */
 #define REG_NOTBOL	0001	/* the string does not start a line */
 #define REG_NOTEOL	0002	/* the string does not end a line */
+#define REG_STARTEND	0004	/* match string[pmatch[0].rm_so..rm_eo) */
 
 /* errors */
 #define REG_NOMATCH	 1
