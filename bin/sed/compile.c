@@ -252,28 +252,38 @@ getsubst(struct cmd *c)
 			errx(1, "%d: \\%c not defined in the RE", sline, *p);
 }
 
+/* delimited() keeps \\ as two characters; in y it is one backslash */
+static size_t
+unescape(char *s)
+{
+	char *d = s, *start = s;
+
+	for (; *s != '\0'; s++) {
+		if (s[0] == '\\' && s[1] == '\\')
+			s++;
+		*d++ = *s;
+	}
+	*d = '\0';
+	return d - start;
+}
+
 static void
 gety(struct cmd *c)
 {
 	char *from, *to;
-	int delim, i;
+	size_t i, n;
+	int delim;
 
 	if ((delim = *sp++) == '\0' || delim == '\n' || delim == '\\')
 		bad("bad delimiter in y command");
 	from = delimited(delim, 0);
 	to = delimited(delim, 0);
+	if ((n = unescape(from)) != unescape(to))
+		bad("y strings are not the same length");
 	for (i = 0; i < 256; i++)
 		c->map[i] = i;
-	/* delimited() kept \\ as two characters: make them one */
-	for (i = 0; from[i] != '\0' || to[i] != '\0'; i++) {
-		if (from[i] == '\\' && from[i + 1] == '\\')
-			memmove(from + i, from + i + 1, strlen(from + i));
-		if (to[i] == '\\' && to[i + 1] == '\\')
-			memmove(to + i, to + i + 1, strlen(to + i));
-		if (from[i] == '\0' || to[i] == '\0')
-			bad("y strings are not the same length");
+	for (i = 0; i < n; i++)
 		c->map[(unsigned char)from[i]] = to[i];
-	}
 	free(from);
 	free(to);
 }
