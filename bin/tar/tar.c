@@ -12,8 +12,8 @@
  * block (name, mode, owner, size, mtime, type, link target, checksum)
  * followed by its data rounded up to whole blocks, and two zero blocks
  * at the end; the whole is written in records of 20 blocks.  Members
- * are regular files, directories, symbolic links and hard links (links
- * are only extracted: create stores a file's data each time).
+ * are regular files, directories, symbolic links and hard links (a
+ * file's second name is archived as a link to its first).
  *
  * Extract refuses a name with a ".." component (it could write outside
  * the directory) and strips a leading '/'.  It restores modes and
@@ -74,6 +74,15 @@ struct dirfix {
 	struct dirfix *next;
 };
 static struct dirfix *dirfixes;
+
+/* files with more than one link, by inode: later names become links */
+struct linked {
+	dev_t	 dev;
+	ino_t	 ino;
+	char	*name;		/* its name in the archive */
+	struct linked *next;
+};
+static struct linked *linked;
 
 static void
 usage(void)
@@ -185,6 +194,39 @@ setname(struct header *h, const char *name)
 	return 1;
 }
 
+/*
+ * A file with several links: the first name archived carries the data,
+ * each later one is a '1' member naming it.  0 if a name is too long.
+ */
+static int
+hardlink(struct header *h, struct stat *st, const char *arcname)
+{
+	struct linked *l;
+
+	for (l = linked; l != NULL; l = l->next)
+		if (l->dev == st->st_dev && l->ino == st->st_ino)
+			break;
+	if (l == NULL) {
+		if ((l = malloc(sizeof(*l))) == NULL ||
+		    (l->name = strdup(arcname)) == NULL)
+			errx(1, "out of memory");
+		l->dev = st->st_dev;
+		l->ino = st->st_ino;
+		l->next = linked;
+		linked = l;
+		return 1;
+	}
+	if (strlen(l->name) > sizeof(h->linkname)) {
+		warnx("%s: link target %s too long for the archive", arcname,
+		    l->name);
+		return 0;
+	}
+	h->typeflag = '1';
+	memcpy(h->linkname, l->name, strlen(l->name));
+	octal(h->size, sizeof(h->size), 0);
+	return 1;
+}
+
 static void
 addfile(const char *path)
 {
@@ -245,6 +287,10 @@ addfile(const char *path)
 	if ((gr = getgrgid(st.st_gid)) != NULL)
 		strncpy(h.gname, gr->gr_name, sizeof(h.gname) - 1);
 	h.typeflag = S_ISREG(st.st_mode) ? '0' : S_ISDIR(st.st_mode) ? '5' : '2';
+	if (S_ISREG(st.st_mode) && st.st_nlink > 1 && !hardlink(&h, &st, arcname)) {
+		status = 1;
+		goto out;
+	}
 	if (S_ISLNK(st.st_mode)) {
 		n = readlink(path, h.linkname, sizeof(h.linkname));
 		if (n < 0 || n == sizeof(h.linkname)) {
@@ -259,7 +305,7 @@ addfile(const char *path)
 	if (vflag)
 		fprintf(vout, "%s\n", arcname);
 
-	if (S_ISREG(st.st_mode)) {
+	if (h.typeflag == '0') {
 		/* exactly st_size bytes, even if the file changes meanwhile */
 		for (left = st.st_size; left > 0; left -= BLOCK) {
 			memset(buf, 0, BLOCK);
