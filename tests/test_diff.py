@@ -1,6 +1,6 @@
 """diff (issue 26): the normal and unified formats, -q, binary files,
-directories, exit status 0/1/2, and a file of thousands of lines.  One
-guest; each check names what it proves."""
+directories (-r too), exit status 0/1/2, and a file of thousands of
+lines.  One guest; each check names what it proves."""
 from __future__ import annotations
 
 
@@ -79,6 +79,12 @@ def test_diff(guest):
         "diff /tmp/d1/f /tmp/d2/f", "1c1", "< x", "---", "> y",
         "Only in /tmp/d1: only",
         "Common subdirectories: /tmp/d1/sub and /tmp/d2/sub"], out
+    g.ok("mkdir -p /tmp/d1/sub/deep /tmp/d2/sub/deep; "
+         "echo 1 > /tmp/d1/sub/deep/g; echo 2 > /tmp/d2/sub/deep/g")
+    out, status = g.run("diff -r /tmp/d1 /tmp/d2")
+    assert status == 1 and out.splitlines()[-5:] == [
+        "diff -r /tmp/d1/sub/deep/g /tmp/d2/sub/deep/g", "1c1", "< 1", "---",
+        "> 2"], "-r goes down the subdirectories: " + out
     g.ok("cp /tmp/a2 /tmp/d1/a1")
     out, status = g.run("diff /tmp/a1 /tmp/d1")
     assert status == 1 and out.startswith("2c2"), "file and directory"

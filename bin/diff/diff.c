@@ -2,13 +2,14 @@
  * diff: compare two files line by line.
  *
  *	diff [-q] [-u | -U n] file1 file2
- *	diff [-q] [-u | -U n] dir1 dir2
+ *	diff [-qr] [-u | -U n] dir1 dir2
  *
  * Output is the normal format (1,2c3 with < and > lines) or, with -u,
  * the unified format with 3 (or n) lines of context.  -q only says
  * whether the files differ.  A file with a NUL byte in it is binary:
  * only "Binary files ... differ" is said of it.  Two directories are
- * compared name by name, one level deep.  Exit status: 0 no
+ * compared name by name, and with -r their subdirectories of the same
+ * name too.  Exit status: 0 no
  * differences, 1 some, 2 trouble.
  *
  * The shortest edit script comes from Myers's O(ND) algorithm in its
@@ -46,14 +47,15 @@ struct file {
 	int	 binary;
 };
 
-static int qflag, uflag, context = 3;
+static int qflag, rflag, uflag, context = 3;
 static struct file A, B;
 static int *vf, *vr;		/* Myers's V arrays, forward and reverse */
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: diff [-q] [-u | -U n] file1 file2\n");
+	fprintf(stderr, "usage: diff [-q] [-u | -U n] file1 file2\n"
+	    "       diff [-qr] [-u | -U n] dir1 dir2\n");
 	exit(2);
 }
 
@@ -460,8 +462,13 @@ diffdirs(const char *d1, const char *d2)
 		}
 		p1 = join(d1, v1[i++]);
 		p2 = join(d2, v2[j++]);
-		if (isdir(p1) && isdir(p2))
-			printf("Common subdirectories: %s and %s\n", p1, p2);
+		if (isdir(p1) && isdir(p2)) {
+			if (!rflag)
+				printf("Common subdirectories: %s and %s\n",
+				    p1, p2);
+			else if ((r = diffdirs(p1, p2)) > status)
+				status = r;
+		}
 		else if (isdir(p1) || isdir(p2)) {
 			printf("File %s is a %s while file %s is a %s\n", p1,
 			    isdir(p1) ? "directory" : "regular file", p2,
@@ -484,7 +491,8 @@ diffdirs(const char *d1, const char *d2)
 				free(A.changed);
 				free(B.changed);
 				if (r == 1 && !A.binary && !B.binary)
-					printf("diff %s%s %s\n", uflag ? "-u " : "",
+					printf("diff %s%s%s %s\n",
+					    rflag ? "-r " : "", uflag ? "-u " : "",
 					    p1, p2);
 				if (r == 1)
 					r = difffiles(p1, p2);
@@ -506,10 +514,13 @@ main(int argc, char *argv[])
 	const char *base;
 	int ch, d1, d2, r;
 
-	while ((ch = getopt(argc, argv, "quU:")) != -1) {
+	while ((ch = getopt(argc, argv, "qruU:")) != -1) {
 		switch (ch) {
 		case 'q':
 			qflag = 1;
+			break;
+		case 'r':
+			rflag = 1;
 			break;
 		case 'u':
 			uflag = 1;
