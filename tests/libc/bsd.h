@@ -29,6 +29,7 @@ typedef long long bsd_off_t;
 #define BSD_REG_STARTEND	0004
 #define BSD_REG_NOMATCH	1
 #define BSD_REG_EBRACK	7
+#define BSD_REG_ESPACE	12
 typedef struct {
 	unsigned re_nsub;
 	int	 re_cflags;

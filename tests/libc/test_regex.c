@@ -184,6 +184,10 @@ test_regex(void)
 		bsd_regfree(&ours);
 	}
 
+	/* a program too long to be reasonable is refused, not built */
+	CHECK_INT(bsd_regcomp(&ours, "(a{255}){255}", BSD_REG_EXTENDED),
+	    BSD_REG_ESPACE);
+
 	/* a long subject does not exhaust the stack */
 	{
 		static char line[20001];
