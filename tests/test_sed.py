@@ -91,6 +91,16 @@ def test_sed(guest):
         "s///w writes what it changed"
     assert g.ok("echo hello | sed s/l/L/2").strip() == "helLo", "stdin"
 
+    # -i: in place, each file its own stream, with or without a backup
+    g.ok("cp /tmp/f /tmp/i1 && cp /tmp/g /tmp/i2 && chmod 600 /tmp/i2")
+    assert g.ok("sed -i -n '1p;$p' /tmp/i1 /tmp/i2") == ""
+    assert g.ok("cat /tmp/i1 /tmp/i2").split() == ["one", "five", "G", "G"]
+    assert g.ok("ls -l /tmp/i2").startswith("-rw-------"), "mode kept"
+    g.ok("sed -i.orig s/G/g/ /tmp/i2")
+    assert g.ok("cat /tmp/i2 /tmp/i2.orig").split() == ["g", "g", "G", "G"]
+    out, status = g.run("sed -i p < /tmp/f")
+    assert status == 1 and "needs files" in out, out
+
     # a 10,000-byte line, and a NUL byte is a character like another
     g.ok("dd if=/dev/zero bs=1000 count=10 2>/dev/null | tr '\\0' a > /tmp/long")
     assert g.ok("sed 's/a*/[&]/' /tmp/long | wc -c").split() == ["10003"]

@@ -44,6 +44,7 @@ extern int ncmds;
 extern struct wfile *wfiles;	/* the files of w and s///w */
 extern int nflag;		/* -n: no automatic printing */
 extern int rflags;		/* regcomp's flags: -E */
+extern const char *inplace;	/* -i: the backup's suffix ("" for none) */
 
 void	 compile(const char *);
 void	 process(char **) __attribute__((__noreturn__));

@@ -1,8 +1,11 @@
 /*
  * sed: the stream editor.
  *
- *	sed [-En] script [file ...]
- *	sed [-En] [-e script] ... [-f script_file] ... [file ...]
+ *	sed [-En] [-i[suffix]] script [file ...]
+ *	sed [-En] [-i[suffix]] [-e script] ... [-f script_file] ... [file ...]
+ *
+ * -i edits each file in place (keeping the old one as file+suffix if a
+ * suffix is given); the files are then separate streams.
  *
  * The script is compiled first into an array of commands, each with up
  * to two addresses (a line number, $ or /re/) and its arguments; '{'
@@ -32,12 +35,14 @@
 #include "extern.h"
 
 int nflag, rflags;
+const char *inplace;
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: sed [-En] script [file ...]\n"
-	    "       sed [-En] [-e script] ... [-f script_file] ... [file ...]\n");
+	fprintf(stderr, "usage: sed [-En] [-i[suffix]] script [file ...]\n"
+	    "       sed [-En] [-i[suffix]] [-e script] ... [-f script_file] ..."
+	    " [file ...]\n");
 	exit(1);
 }
 
@@ -93,8 +98,25 @@ main(int argc, char *argv[])
 	char buf[4096];
 	FILE *fp;
 	size_t n;
-	int ch, have = 0;
+	int ch, have = 0, i, j;
 
+	/*
+	 * -i[suffix], GNU's form (the suffix joined to it), taken out of
+	 * the arguments before getopt sees them.
+	 */
+	for (i = j = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0) {
+			while (i < argc)
+				argv[j++] = argv[i++];
+			break;
+		}
+		if (strncmp(argv[i], "-i", 2) == 0)
+			inplace = argv[i] + 2;
+		else
+			argv[j++] = argv[i];
+	}
+	argc = j;
+	argv[argc] = NULL;
 	while ((ch = getopt(argc, argv, "Ee:f:nr")) != -1) {
 		switch (ch) {
 		case 'E':

@@ -6,8 +6,10 @@
  * commands over it, writes it (unless -n) and then the text that a and
  * r queued.
  */
+#include <sys/stat.h>
 #include <ctype.h>
 #include <err.h>
+#include <errno.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,9 @@ struct append {
 };
 static struct append *appends;
 static int nappends, maxappends;
+
+static FILE *outfp;		/* stdout, or with -i the file's new text */
+static char *editing, *newtext;	/* -i: the file and its new text's name */
 
 static void quit(void) __attribute__((__noreturn__));
 
@@ -124,14 +129,14 @@ flushappends(void)
 
 	for (i = 0; i < nappends; i++) {
 		if (!appends[i].isfile) {
-			fputs(appends[i].text, stdout);
+			fputs(appends[i].text, outfp);
 			continue;
 		}
 		/* r of a file that cannot be read adds nothing (POSIX) */
 		if ((fp = fopen(appends[i].text, "r")) == NULL)
 			continue;
 		while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-			fwrite(buf, 1, n, stdout);
+			fwrite(buf, 1, n, outfp);
 		fclose(fp);
 	}
 	nappends = 0;
@@ -269,10 +274,37 @@ substitute(struct cmd *c)
 	sadd(&res, ps.s + pos, ps.len - pos);
 	sset(&ps, res.s, res.len);
 	if (c->print)
-		out(stdout, ps.s, ps.len);
+		out(outfp, ps.s, ps.len);
 	if (c->wf != NULL)
 		out(c->wf->fp, ps.s, ps.len);
 	return 1;
+}
+
+/* -i: the new text takes the file's name (and mode); a backup keeps the old */
+static void
+endedit(void)
+{
+	struct stat st;
+	char *backup;
+
+	if (fclose(outfp) != 0 || stat(editing, &st) < 0 ||
+	    chmod(newtext, st.st_mode & 07777) < 0) {
+		warn("%s", editing);
+		status = 1;
+	} else {
+		if (*inplace != '\0') {
+			backup = xrealloc(NULL, strlen(editing) + strlen(inplace) + 1);
+			sprintf(backup, "%s%s", editing, inplace);
+			if (rename(editing, backup) < 0)
+				err(1, "%s", backup);
+			free(backup);
+		}
+		if (rename(newtext, editing) < 0)
+			err(1, "%s", editing);
+	}
+	free(newtext);
+	editing = NULL;
+	outfp = stdout;
 }
 
 static void
@@ -280,6 +312,8 @@ quit(void)
 {
 	struct wfile *w;
 
+	if (editing != NULL)
+		endedit();
 	fflush(stdout);
 	for (w = wfiles; w != NULL; w = w->next)
 		if (w->fp != stdout)
@@ -292,7 +326,7 @@ static void
 endcycle(int print)
 {
 	if (print && !nflag)
-		out(stdout, ps.s, ps.len);
+		out(outfp, ps.s, ps.len);
 	flushappends();
 }
 
@@ -322,7 +356,7 @@ run(void)
 			case '{':
 				break;
 			case '=':
-				printf("%ld\n", lineno);
+				fprintf(outfp, "%ld\n", lineno);
 				break;
 			case 'a':
 				queue(0, c->text);
@@ -331,13 +365,13 @@ run(void)
 				queue(1, c->text);
 				break;
 			case 'i':
-				fputs(c->text, stdout);
+				fputs(c->text, outfp);
 				break;
 			case 'c':
 				/* a range is changed into one copy, at its end */
 				if (c->a2.type == A_NONE || !c->inrange ||
 				    c->negate)
-					fputs(c->text, stdout);
+					fputs(c->text, outfp);
 				goto delete;
 			case 'b':
 				pc = c->target - 1;
@@ -395,11 +429,11 @@ run(void)
 				nextline(1);
 				break;
 			case 'p':
-				out(stdout, ps.s, ps.len);
+				out(outfp, ps.s, ps.len);
 				break;
 			case 'P':
 				nl = memchr(ps.s, '\n', ps.len);
-				out(stdout, ps.s, nl ? (size_t)(nl - ps.s) : ps.len);
+				out(outfp, ps.s, nl ? (size_t)(nl - ps.s) : ps.len);
 				break;
 			case 'q':
 				endcycle(1);
@@ -427,11 +461,48 @@ run(void)
 	}
 }
 
+/*
+ * Without -i the files are one stream to the standard output; with it
+ * each is a stream of its own (its own line numbers and $), written to
+ * a new file that then takes its name.
+ */
 void
 process(char **names)
 {
-	files = names;
-	haveahead = readahead();
-	run();
+	static char *one[2];
+	struct stat st;
+	int i;
+
+	outfp = stdout;
+	if (inplace == NULL) {
+		files = names;
+		haveahead = readahead();
+		run();
+		quit();
+	}
+	for (; *names != NULL; names++) {
+		if (strcmp(*names, "-") == 0)
+			errx(1, "-i needs files, not the standard input");
+		if (stat(*names, &st) < 0 || !S_ISREG(st.st_mode)) {
+			if (S_ISDIR(st.st_mode))
+				errno = EISDIR;
+			warn("%s", *names);
+			status = 1;
+			continue;
+		}
+		editing = *names;
+		newtext = xrealloc(NULL, strlen(editing) + 16);
+		sprintf(newtext, "%s.sed%d", editing, (int)getpid());
+		if ((outfp = fopen(newtext, "w")) == NULL)
+			err(1, "%s", newtext);
+		one[0] = editing;
+		files = one;
+		lineno = 0;
+		for (i = 0; i < ncmds; i++)
+			cmds[i].inrange = 0;
+		haveahead = readahead();
+		run();
+		endedit();
+	}
 	quit();
 }
