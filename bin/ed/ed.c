@@ -25,7 +25,7 @@
  *	P			prompt on and off
  *	newline			print the next line
  *
- * Regular expressions are libc's small ones (<re.h>): c . [class] * ^ $.
+ * Regular expressions are POSIX basic ones (<re.h>, over regcomp(3)).
  * An empty pattern reuses the last one.  Errors print "?".
  */
 #include <ctype.h>

@@ -4,14 +4,16 @@
  * From the loosest: |  &  = != < <= > >=  + -  * / %  :  and ( ).
  * Operands that are integers compare and compute as integers, others as
  * strings.  a | b is a unless a is null or 0, then b; a & b is a unless
- * either is null or 0, then 0.  s : re matches re (libc's re.h: no
- * \( \) groups) at the start of s and gives the length matched.
+ * either is null or 0, then 0.  s : re matches the basic regular
+ * expression re (regcomp(3)) at the start of s and gives the length
+ * matched, or with a \( \) in re the text the first one matched (null
+ * if none).
  * Exit status: 0 if the result is neither null nor 0, 1 if it is, 2 for
  * a bad expression, with a message.
  */
 #include <ctype.h>
 #include <err.h>
-#include <re.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,8 +82,9 @@ static char *
 match(void)
 {
 	char *s = primary(), *pat, *anch;
-	const char *so, *eo;
-	struct re *re;
+	regmatch_t m[2];
+	regex_t re;
+	int r;
 
 	while (take(":")) {
 		pat = primary();
@@ -89,9 +92,16 @@ match(void)
 			err(2, "out of memory");
 		anch[0] = '^';
 		strcpy(anch + 1, pat);
-		if ((re = recompile(anch, 0)) == NULL)
+		if (regcomp(&re, anch, 0) != 0)
 			errx(2, "bad regular expression: %s", pat);
-		s = num(reexec(re, s, s, &so, &eo) ? (long)(eo - so) : 0);
+		r = regexec(&re, s, 2, m, 0);
+		if (re.re_nsub == 0)
+			s = num(r == 0 ? m[0].rm_eo : 0);
+		else if (r == 0 && m[1].rm_so >= 0)
+			s = strndup(s + m[1].rm_so, m[1].rm_eo - m[1].rm_so);
+		else
+			s = "";
+		regfree(&re);
 		free(anch);
 	}
 	return s;

@@ -1,7 +1,8 @@
 /*
  * grep: print lines that match a pattern.
- *	grep [-cFilnqsv] [-e pattern] [pattern] [file ...]
+ *	grep [-cEFilnqsv] [-e pattern] [pattern] [file ...]
  * -c: print only a count of matching lines per file.
+ * -E: the pattern is an extended regular expression.
  * -F: the pattern is a fixed string.
  * -i: ignore case.
  * -l: print only the names of files with matches.
@@ -11,7 +12,8 @@
  * -v: select the lines that do not match.
  * With several files, lines are preceded by the file name.  Exit status
  * 0 if a line was selected, 1 if none, 2 on an error.  The patterns are
- * the small regular expressions of <re.h> (libc: gen/re.c).
+ * POSIX basic (or, with -E, extended) regular expressions: libc's
+ * regcomp(3).
  */
 #include <err.h>
 #include <stdio.h>
@@ -20,17 +22,17 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include <re.h>
+#include <regex.h>
 
-static int cflag, Fflag, iflag, lflag, nflag, qflag, sflag, vflag;
+static int cflag, Eflag, Fflag, iflag, lflag, nflag, qflag, sflag, vflag;
 static const char *pattern;
-static struct re *re;
+static regex_t re;
 
 static void
 usage(void)
 {
 	fprintf(stderr,
-	    "usage: grep [-cFilnqsv] [-e pattern] [pattern] [file ...]\n");
+	    "usage: grep [-cEFilnqsv] [-e pattern] [pattern] [file ...]\n");
 	exit(2);
 }
 
@@ -41,7 +43,7 @@ matches(const char *line)
 	const char *p;
 
 	if (!Fflag)
-		return rematch(re, line);
+		return regexec(&re, line, 0, NULL, 0) == 0;
 	n = strlen(pattern);
 	for (p = line; *p != '\0' || n == 0; p++) {
 		if ((iflag ? strncasecmp(p, pattern, n) :
@@ -102,10 +104,13 @@ main(int argc, char *argv[])
 	long found;
 	int ch, rval, showname;
 
-	while ((ch = getopt(argc, argv, "ce:Filnqsv")) != -1) {
+	while ((ch = getopt(argc, argv, "cEe:Filnqsv")) != -1) {
 		switch (ch) {
 		case 'c':
 			cflag = 1;
+			break;
+		case 'E':
+			Eflag = 1;
 			break;
 		case 'e':
 			pattern = optarg;
@@ -143,8 +148,13 @@ main(int argc, char *argv[])
 		pattern = *argv++;
 		argc--;
 	}
-	if (!Fflag && (re = recompile(pattern, iflag)) == NULL)
-		errx(2, "%s: bad regular expression", pattern);
+	if (!Fflag && (ch = regcomp(&re, pattern, REG_NOSUB |
+	    (Eflag ? REG_EXTENDED : 0) | (iflag ? REG_ICASE : 0))) != 0) {
+		char msg[100];
+
+		regerror(ch, &re, msg, sizeof(msg));
+		errx(2, "%s: %s", pattern, msg);
+	}
 	found = 0;
 	rval = 0;
 	if (argc == 0)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import os
 import pty
+import random
 import shutil
 import signal
 import subprocess
@@ -45,7 +46,7 @@ def userland() -> Path:
 
 
 def env_for(root: Path, home: Path) -> dict[str, str]:
-    """Our programs first; the host's after them only for sed and cut,
+    """Our programs first; the host's after them only for cut,
     which the scripts use to trim test output."""
     return {"PATH": f"{root}/bin:{root}/sbin:/usr/bin:/bin", "HOME": str(home),
             "USER": "root", "TERM": "vt100"}
@@ -398,6 +399,13 @@ UTILITY_CASES = [
      "printf '%s=%d\\n' a 1 b 2; printf '%5s|%-3x|%c|%b\\n' r 255 xy 'o\\101'",
      "a=1\nb=2\n    r|ff |x|oA\n", 0),
     ("printf: a bad number is status 1", "printf '%d' z", "0", 1),
+    ("grep -E, and BRE groups with back-references (regcomp)",
+     "printf 'abab\\nab\\naa+\\n' > f; grep -E '(ab){2}' f; "
+     "grep '\\(a\\)\\1' f; grep -c 'a+' f", "abab\naa+\n1\n", 0),
+    ("grep: a bad expression is status 2", "grep 'a\\(' /dev/null", "", 2),
+    ("expr : gives a \\( \\) group's text",
+     "expr foo.c : '\\(.*\\)\\.c'; expr abc : 'x\\(.\\)'; echo $?",
+     "foo\n\n1\n", 0),
     ("du -s counts a tree",
      "mkdir d; printf x > d/f; du -s d | cut -f2", "d\n", 0),
 ]
@@ -411,6 +419,98 @@ def test_utility(userland: Path, tmp_path: Path, what: str, script: str,
     hint = f"{what}\nscript:\n{script}\nstdout:\n{r.stdout}\nstderr:\n{r.stderr}"
     assert r.stdout == out, hint
     assert r.returncode == status, hint
+
+
+# --- sed, diff and tar against the host's (GNU) programs ---------------------
+
+SED_SCRIPTS = [
+    ["-n", "2p"], ["2,4d"], ["$d"], ["/two/,/four/d"], ["/t/!d"],
+    ["s/o/0/g"], ["s/e/E/2"], [r"s/\(t\)\(w\)/\2\1/"], ["s|f.|[&]|g"],
+    ["s/x*/-/g"], ["s/b*/x/g"], ["-E", r"s/(o+)|(e)/<\1\2>/g"],
+    ["y/otf/OTF/"], ["="], ["2q"], ["n;d"], [r"$!N;s/\n/ /"], ["N;P;D"],
+    ["1!G;h;$!d"], ["-n", "h;n;G;p"], ["2i\\\ninserted"],
+    ["2a\\\nfirst\\\nsecond"], ["2,3c\\\nchanged"], ["3a hello"],
+    [r":a;N;$!ba;s/\n/,/g"], ["-e", "s/one/1/", "-e", "s/two/2/"],
+    ["/two/{s/two/2/;p;}"], ["s/o/O/;tx;s/$/!/;:x"], ["2,/e/d"],
+    [r"s/e/\n/"], ["x;$G"], ["2,4!d"], ["s/.*/\"&\"/"], [r"s/o/\&/g"],
+    ["D"], ["2{h;d;};4G"], [r"/[/]/d"], ["-n", "/o/{/e/p;}"],
+]
+
+
+@pytest.mark.parametrize("args", SED_SCRIPTS, ids=[" ".join(a) for a in SED_SCRIPTS])
+def test_sed_agrees_with_the_hosts(userland: Path, tmp_path: Path,
+                                   args: list[str]) -> None:
+    f = tmp_path / "f"
+    f.write_text("one\ntwo\nthree\nfour\nfive\n")
+    ours = subprocess.run([str(userland / "bin" / "sed"), *args, str(f)],
+                          capture_output=True, text=True)
+    host = subprocess.run(["sed", *args, str(f)], capture_output=True, text=True)
+    assert (ours.stdout, ours.returncode) == (host.stdout, host.returncode), \
+        f"sed {args}: ours {ours.stdout!r} {ours.stderr!r}, host's {host.stdout!r}"
+
+
+def test_diff_is_minimal_and_patch_applies_it(userland: Path,
+                                              tmp_path: Path) -> None:
+    """Random edits of random files: our script has as many changed lines
+    as GNU diff --minimal's, and patch(1) turns file a into file b with it."""
+    if shutil.which("patch") is None:
+        pytest.skip("no patch on the host")
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    for seed in range(60):
+        r = random.Random(seed)
+        old = [r.choice("abcdefg") for _ in range(r.randint(0, 50))]
+        new = list(old)
+        for _ in range(r.randint(1, 8)):
+            op = r.randrange(3)
+            if op == 0 and new:
+                del new[r.randrange(len(new))]
+            elif op == 1:
+                new.insert(r.randint(0, len(new)), r.choice("abcdefgh"))
+            elif new:
+                new[r.randrange(len(new))] = r.choice("xyz")
+        a.write_text("".join(x + "\n" for x in old))
+        b.write_text("".join(x + "\n" for x in new))
+        for flags in ([], ["-u"], ["-U", "1"]):
+            ours = subprocess.run([str(userland / "bin" / "diff"), *flags,
+                                   str(a), str(b)], capture_output=True, text=True)
+            host = subprocess.run(["diff", "--minimal", *flags, str(a), str(b)],
+                                  capture_output=True, text=True)
+            assert ours.returncode == host.returncode, (seed, flags)
+            def changed(text: str) -> int:
+                return sum(1 for l in text.splitlines() if l[:1] in "<>" or
+                           (l[:1] in "+-" and l[:3] not in ("---", "+++")))
+            assert changed(ours.stdout) == changed(host.stdout), (seed, flags)
+            if ours.returncode == 1:
+                shutil.copy(a, c)
+                p = subprocess.run(["patch", "-s", str(c)], input=ours.stdout,
+                                   capture_output=True, text=True)
+                assert p.returncode == 0 and c.read_text() == b.read_text(), \
+                    (seed, flags, ours.stdout, p.stdout + p.stderr)
+
+
+def test_tar_archives_cross_with_the_hosts_tar(userland: Path,
+                                               tmp_path: Path) -> None:
+    tar = str(userland / "bin" / "tar")
+    src = tmp_path / "src"
+    (src / "sub").mkdir(parents=True)
+    (src / "sub" / "f").write_bytes(bytes(range(256)) * 9)
+    (src / "x").write_text("x\n")
+    os.chmod(src / "x", 0o741)
+    os.utime(src / "x", (1000000000, 1000000000))
+    os.symlink("x", src / "l")
+    for maker, taker in (([tar, "cf"], ["tar", "xf"]),
+                         (["tar", "--format=ustar", "-cf"], [tar, "xf"])):
+        out = tmp_path / ("out-" + Path(maker[0]).name + "-" + str(len(maker)))
+        out.mkdir()
+        subprocess.run([*maker, str(tmp_path / "a.tar"), "src"], cwd=tmp_path,
+                       check=True)
+        subprocess.run([*taker, str(tmp_path / "a.tar"), "-C", str(out)],
+                       check=True)
+        got = out / "src"
+        assert (got / "sub" / "f").read_bytes() == bytes(range(256)) * 9
+        assert (got / "x").stat().st_mode & 0o7777 == 0o741
+        assert int((got / "x").stat().st_mtime) == 1000000000
+        assert os.readlink(got / "l") == "x"
 
 
 # The shell's echo, printf, test, [, pwd and kill are the programs' own sources

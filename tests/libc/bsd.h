@@ -19,6 +19,26 @@ typedef long long bsd_off_t;
 #define BSD_FNM_PERIOD	0x04
 #define BSD_FNM_CASEFOLD	0x10
 
+/* <regex.h> */
+#define BSD_REG_EXTENDED	0001
+#define BSD_REG_ICASE	0002
+#define BSD_REG_NOSUB	0004
+#define BSD_REG_NEWLINE	0010
+#define BSD_REG_NOTBOL	0001
+#define BSD_REG_NOTEOL	0002
+#define BSD_REG_STARTEND	0004
+#define BSD_REG_NOMATCH	1
+#define BSD_REG_EBRACK	7
+#define BSD_REG_ESPACE	12
+typedef struct {
+	unsigned re_nsub;
+	int	 re_cflags;
+	void	*re_prog;
+} bsd_regex_t;
+typedef struct {
+	int	 rm_so, rm_eo;
+} bsd_regmatch_t;
+
 struct bsd_tm {
 	int	tm_sec, tm_min, tm_hour, tm_mday, tm_mon, tm_year;
 	int	tm_wday, tm_yday, tm_isdst;
@@ -114,6 +134,11 @@ int	bsd_isxdigit(int), bsd_ispunct(int), bsd_isprint(int);
 int	bsd_toupper(int), bsd_tolower(int);
 int	bsd_getopt(int, char *const *, const char *);
 int	bsd_fnmatch(const char *, const char *, int);
+int	bsd_regcomp(bsd_regex_t *, const char *, int);
+int	bsd_regexec(const bsd_regex_t *, const char *, unsigned,
+	    bsd_regmatch_t *, int);
+unsigned bsd_regerror(int, const bsd_regex_t *, char *, unsigned);
+void	bsd_regfree(bsd_regex_t *);
 struct bsd_tm *bsd_gmtime(const long *);
 long	bsd_timegm(struct bsd_tm *);
 unsigned bsd_strftime(char *, unsigned, const char *, const struct bsd_tm *);

@@ -24,6 +24,7 @@ void	test_malloc(void);
 void	test_stdio(void);
 void	test_time(void);
 void	test_misc(void);
+void	test_regex(void);
 
 /* hostsys.c */
 unsigned arena_used(void);

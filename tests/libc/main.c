@@ -65,6 +65,7 @@ main(void)
 	run("stdio", test_stdio);
 	run("time", test_time);
 	run("misc", test_misc);
+	run("regex", test_regex);
 	printf("%d checks, %d failed\n", nchecks, nfailures);
 	return nfailures != 0;
 }

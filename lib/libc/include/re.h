@@ -1,6 +1,7 @@
 /*
- * Small regular expressions (gen/re.c), for grep, ed and the like:
- * c, \c, ., [class], x*, ^ and $.  Not POSIX regcomp(3).
+ * Regular expressions the short way (gen/re.c), for grep, ed and the
+ * like: POSIX basic regular expressions, matched by regcomp(3) and
+ * regexec(3) (<regex.h>), which give subexpressions too.
  */
 #ifndef _RE_H_
 #define _RE_H_
@@ -12,7 +13,7 @@ struct re *recompile(const char *, int);
 /* Does the string contain a match? */
 int	rematch(struct re *, const char *);
 /*
- * Find the leftmost (then longest) match in line at or after from; ^
+ * Find the leftmost-longest match in line at or after from; ^
  * matches only when from is line.  Sets *so and *eo to the match's start
  * and end; returns 0 if there is none.
  */
