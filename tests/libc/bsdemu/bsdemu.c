@@ -557,7 +557,10 @@ sigaction(int sig, const struct sigaction *act, struct sigaction *oact)
 		la.handler = act->sa_handler == SIG_DFL ||
 		    act->sa_handler == SIG_IGN ? act->sa_handler : trampoline;
 		la.mask = maskb2l(act->sa_mask);
-		la.flags = LSA_RESTORER;
+		/* i386 Linux builds the frame rt_sigreturn reads only for
+		 * SA_SIGINFO; without it a handler's return restored
+		 * garbage (the shell died after ^C at its prompt). */
+		la.flags = LSA_RESTORER | LSA_SIGINFO;
 		if (act->sa_flags & SA_RESTART)
 			la.flags |= LSA_RESTART;
 		if (act->sa_flags & SA_NODEFER)

@@ -91,6 +91,7 @@ void	__linux_restore_rt(void);
 #define LO_SYNC		04010000
 #define LO_LARGEFILE	0100000
 
+#define LSA_SIGINFO	0x00000004	/* an rt frame, for rt_sigreturn */
 #define LSA_RESTORER	0x04000000
 #define LSA_RESTART	0x10000000
 #define LSA_NODEFER	0x40000000
