@@ -54,6 +54,8 @@ sys_fork(struct proc *p, void *uap, int *retval)
 	c->p_tls[0] = p->p_tls[0];
 	c->p_tls[1] = p->p_tls[1];
 	c->p_mmaplow = p->p_mmaplow;
+	memcpy(c->p_sigrestorer, p->p_sigrestorer, sizeof(c->p_sigrestorer));
+	c->p_siginfo = p->p_siginfo;
 	memcpy(c->p_fpu, p->p_fpu, sizeof(c->p_fpu));
 	c->p_sigmask = p->p_sigmask;
 	memcpy(c->p_sigacts, p->p_sigacts, sizeof(c->p_sigacts));

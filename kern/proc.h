@@ -55,6 +55,10 @@ struct proc {
 	u_int32_t p_tls[2];		/* TLS segment descriptor (GUTLS_SEL) */
 	u_int32_t p_mmaplow;		/* bottom of the mmap area, for an
 					   emulation that has mmap */
+	u_int32_t p_sigrestorer[NSIG];	/* where an emulation's handler
+					   returns to (its sigreturn call) */
+	sigset_t p_siginfo;		/* handlers that take (sig, info,
+					   context): SA_SIGINFO */
 	u_int8_t p_fpu[512] __attribute__((aligned(16)));	/* FPU/SSE
 					   registers, fxsave image */
 
@@ -142,5 +146,6 @@ void	siginit(struct proc *);
 int	sig_default_ignored(int sig);
 int	sig_default_stops(int sig);
 void	execsigs(struct proc *);
+int	setsigaction(struct proc *, int sig, const struct sigaction *);
 
 #endif
