@@ -20,6 +20,8 @@
 #include <sys/syscall.h>
 #include <sys/fcntl.h>
 #include <sys/stat.h>
+#include <sys/ioctl.h>
+#include <sys/termios.h>
 
 int	vn_stat(struct vnode *, struct stat *);
 
@@ -27,7 +29,6 @@ int	vn_stat(struct vnode *, struct stat *);
 #define INT(i)	((int)args[i])
 
 #define LINUX_F_DUPFD_CLOEXEC	1030
-#define LINUX_TCGETS		0x5401
 
 /* The simple ones: the same arguments in the same order. */
 #define PASS(lname, code, type)						\
@@ -55,7 +56,6 @@ PASS(linux_sys_geteuid, SYS_geteuid, struct exit_args)
 PASS(linux_sys_getgid, SYS_getgid, struct exit_args)
 PASS(linux_sys_getegid, SYS_getegid, struct exit_args)
 PASS(linux_sys_access, SYS_access, struct access_args)
-PASS(linux_sys_kill, SYS_kill, struct kill_args)
 PASS(linux_sys_rename, SYS_rename, struct rename_args)
 PASS(linux_sys_mkdir, SYS_mkdir, struct mkdir_args)
 PASS(linux_sys_rmdir, SYS_rmdir, struct rmdir_args)
@@ -65,7 +65,7 @@ PASS(linux_sys_umask, SYS_umask, struct umask_args)
 PASS(linux_sys_symlink, SYS_symlink, struct symlink_args)
 PASS(linux_sys_readlink, SYS_readlink, struct readlink_args)
 PASS(linux_sys_fsync, SYS_fsync, struct fsync_args)
-PASS(linux_sys_wait4, SYS_wait4, struct wait4_args)	/* same status and rusage */
+PASS(linux_sys_poll, SYS_poll, struct poll_args)	/* same struct pollfd */
 PASS(linux_sys_gettimeofday, SYS_gettimeofday, struct gettimeofday_args)
 
 /* dup3: dup2 that may set close-on-exec (glibc's freopen uses it). */
@@ -83,12 +83,33 @@ linux_sys_dup3(struct proc *p, const u_int32_t *args, int *rval)
 	return error;
 }
 
+/* wait4 and waitpid: the same rusage, the status with Linux's signal numbers. */
+static int
+do_wait(struct proc *p, int pid, int *status, int options, void *rusage,
+    int *rval)
+{
+	struct wait4_args a = { pid, status, options, rusage };
+	int error, st;
+
+	if ((error = linux_bsdcall(p, SYS_wait4, &a, rval)) != 0 ||
+	    status == NULL || rval[0] == 0)
+		return error;
+	if ((error = copyin(status, &st, sizeof(st))) != 0)
+		return error;
+	st = linux_wstatus(st);
+	return copyout(&st, status, sizeof(st));
+}
+
+int
+linux_sys_wait4(struct proc *p, const u_int32_t *args, int *rval)
+{
+	return do_wait(p, INT(0), PTR(1), INT(2), PTR(3), rval);
+}
+
 int
 linux_sys_waitpid(struct proc *p, const u_int32_t *args, int *rval)
 {
-	struct wait4_args a = { INT(0), PTR(1), INT(2), NULL };
-
-	return linux_bsdcall(p, SYS_wait4, &a, rval);
+	return do_wait(p, INT(0), PTR(1), INT(2), NULL, rval);
 }
 
 /*
@@ -167,6 +188,25 @@ linux_sys_llseek(struct proc *p, const u_int32_t *args, int *rval)
 	return copyout(&result, PTR(3), sizeof(result));
 }
 
+/* truncate64 and ftruncate64: the length in two registers, low word first. */
+int
+linux_sys_truncate64(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct truncate_args a = { PTR(0), 0,
+	    (off_t)((u_int64_t)args[2] << 32 | args[1]) };
+
+	return linux_bsdcall(p, SYS_truncate, &a, rval);
+}
+
+int
+linux_sys_ftruncate64(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct ftruncate_args a = { INT(0), 0,
+	    (off_t)((u_int64_t)args[2] << 32 | args[1]) };
+
+	return linux_bsdcall(p, SYS_ftruncate, &a, rval);
+}
+
 int
 linux_sys_pipe(struct proc *p, const u_int32_t *args, int *rval)
 {
@@ -225,17 +265,51 @@ out:
 	return error;
 }
 
-/* No terminal control for Linux programs: every ioctl says ENOTTY (isatty() is false). */
+/*
+ * ioctl: the terminal's (linux_ioctl_cmd's table), run as ours on the
+ * file with the argument translated; any other says ENOTTY.
+ */
 int
 linux_sys_ioctl(struct proc *p, const u_int32_t *args, int *rval)
 {
+	struct linux_termios lt;
+	struct termios t;
+	struct winsize ws;		/* the largest of the SAME ones */
 	struct file *fp;
-	int error;
+	u_long cmd;
+	u_int size;
+	int error, kind;
 
 	(void)rval;
 	if ((error = getfile(p, INT(0), &fp)) != 0)
 		return error;
-	return ENOTTY;
+	if (!(fp->f_flag & (FREAD | FWRITE)))
+		return EBADF;
+	kind = linux_ioctl_cmd(args[1], &cmd);
+	size = (cmd >> 16) & IOCPARM_MASK;
+	switch (kind) {
+	case LINUX_IOC_GETTERMIOS:
+		if ((error = fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&t)) != 0)
+			return error;
+		linux_termios_from(&t, &lt);
+		return copyout(&lt, PTR(2), sizeof(lt));
+	case LINUX_IOC_SETTERMIOS:
+		if ((error = copyin(PTR(2), &lt, sizeof(lt))) != 0)
+			return error;
+		linux_termios_to(&lt, &t);
+		return fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&t);
+	case LINUX_IOC_SAME:
+		KASSERT(size <= sizeof(ws));
+		memset(&ws, 0, sizeof(ws));
+		if ((cmd & IOC_IN) &&
+		    (error = copyin(PTR(2), &ws, size)) != 0)
+			return error;
+		if ((error = fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&ws)) != 0)
+			return error;
+		return (cmd & IOC_OUT) ? copyout(&ws, PTR(2), size) : 0;
+	default:
+		return ENOTTY;
+	}
 }
 
 int

@@ -352,3 +352,30 @@ linux_sys_clock_gettime64(struct proc *p, const u_int32_t *args, int *rval)
 	ts[1] = nsec;
 	return copyout(ts, PTR(1), sizeof(ts));
 }
+
+/* prctl: a process's name (PR_SET_NAME, PR_GET_NAME; ps shows it). */
+#define LINUX_PR_SET_NAME	15
+#define LINUX_PR_GET_NAME	16
+#define LINUX_TASK_COMM_LEN	16
+
+int
+linux_sys_prctl(struct proc *p, const u_int32_t *args, int *rval)
+{
+	char name[LINUX_TASK_COMM_LEN];
+	int error;
+
+	(void)rval;
+	switch (INT(0)) {
+	case LINUX_PR_SET_NAME:
+		if ((error = copyin(PTR(1), name, sizeof(name))) != 0)
+			return error;
+		name[sizeof(name) - 1] = '\0';
+		strlcpy(p->p_comm, name, sizeof(p->p_comm));
+		return 0;
+	case LINUX_PR_GET_NAME:
+		strlcpy(name, p->p_comm, sizeof(name));
+		return copyout(name, PTR(1), sizeof(name));
+	default:
+		return EINVAL;
+	}
+}
