@@ -32,6 +32,7 @@
 #include "compat/linux/linux_syscall.h"
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/utsname.h>
 
 #define PTR(i)	((void *)args[i])
 #define INT(i)	((int)args[i])
@@ -378,4 +379,28 @@ linux_sys_prctl(struct proc *p, const u_int32_t *args, int *rval)
 	default:
 		return EINVAL;
 	}
+}
+
+/*
+ * uname (Linux's newuname): our names (kern/kern_version.c's uname) in
+ * Linux's six fields of 65 bytes; there is no NIS domain.
+ */
+#define LINUX_UTSLEN	65
+
+int
+linux_sys_uname(struct proc *p, const u_int32_t *args, int *rval)
+{
+	char lu[6][LINUX_UTSLEN];
+	struct utsname u;
+	const char *fields[5] = { u.sysname, u.nodename, u.release, u.version,
+	    u.machine };
+	int i;
+
+	(void)p, (void)rval;
+	uname_fill(&u);
+	memset(lu, 0, sizeof(lu));
+	for (i = 0; i < 5; i++)
+		strlcpy(lu[i], fields[i], LINUX_UTSLEN);
+	strlcpy(lu[5], "(none)", LINUX_UTSLEN);	/* as Linux says */
+	return copyout(lu, PTR(0), sizeof(lu));
 }
