@@ -64,7 +64,8 @@ sys_poll(struct proc *p, struct poll_args *uap, int *retval)
 	if ((error = copyin(uap->fds, fds, size)) != 0)
 		goto out;
 	if (uap->timeout > 0)		/* whole ticks, rounded up */
-		end = ticks + (uap->timeout * hz + 999) / 1000;
+		end = ticks + (u_int32_t)(((u_int64_t)uap->timeout * hz + 999) /
+		    1000);
 	s = spltty();
 	for (;;) {
 		if ((ready = pollscan(p, fds, n)) != 0 || uap->timeout == 0)

@@ -265,19 +265,50 @@ out:
 	return error;
 }
 
-/*
- * ioctl: the terminal's (linux_ioctl_cmd's table), run as ours on the
- * file with the argument translated; any other says ENOTTY.
- */
-int
-linux_sys_ioctl(struct proc *p, const u_int32_t *args, int *rval)
+/* One terminal ioctl (kind: linux_ioctl_cmd's) as ours, cmd, on fp. */
+static int
+term_ioctl(struct file *fp, int kind, u_long cmd, void *uarg)
 {
 	struct linux_termios lt;
 	struct termios t;
 	struct winsize ws;		/* the largest of the SAME ones */
+	u_int size = (cmd >> 16) & IOCPARM_MASK;
+	int error;
+
+	switch (kind) {
+	case LINUX_IOC_GETTERMIOS:
+		if ((error = fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&t)) != 0)
+			return error;
+		linux_termios_from(&t, &lt);
+		return copyout(&lt, uarg, sizeof(lt));
+	case LINUX_IOC_SETTERMIOS:
+		if ((error = copyin(uarg, &lt, sizeof(lt))) != 0)
+			return error;
+		linux_termios_to(&lt, &t);
+		return fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&t);
+	case LINUX_IOC_SAME:
+		KASSERT(size <= sizeof(ws));
+		memset(&ws, 0, sizeof(ws));
+		if ((cmd & IOC_IN) && (error = copyin(uarg, &ws, size)) != 0)
+			return error;
+		if ((error = fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&ws)) != 0)
+			return error;
+		return (cmd & IOC_OUT) ? copyout(&ws, uarg, size) : 0;
+	default:
+		return ENOTTY;
+	}
+}
+
+/*
+ * ioctl: the terminal's (linux_ioctl_cmd's table), run as ours on the
+ * file with the argument translated; any other says ENOTTY, and so does
+ * a device with no ioctls (ours says ENODEV: /dev/null is no terminal).
+ */
+int
+linux_sys_ioctl(struct proc *p, const u_int32_t *args, int *rval)
+{
 	struct file *fp;
-	u_long cmd;
-	u_int size;
+	u_long cmd = 0;
 	int error, kind;
 
 	(void)rval;
@@ -286,30 +317,8 @@ linux_sys_ioctl(struct proc *p, const u_int32_t *args, int *rval)
 	if (!(fp->f_flag & (FREAD | FWRITE)))
 		return EBADF;
 	kind = linux_ioctl_cmd(args[1], &cmd);
-	size = (cmd >> 16) & IOCPARM_MASK;
-	switch (kind) {
-	case LINUX_IOC_GETTERMIOS:
-		if ((error = fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&t)) != 0)
-			return error;
-		linux_termios_from(&t, &lt);
-		return copyout(&lt, PTR(2), sizeof(lt));
-	case LINUX_IOC_SETTERMIOS:
-		if ((error = copyin(PTR(2), &lt, sizeof(lt))) != 0)
-			return error;
-		linux_termios_to(&lt, &t);
-		return fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&t);
-	case LINUX_IOC_SAME:
-		KASSERT(size <= sizeof(ws));
-		memset(&ws, 0, sizeof(ws));
-		if ((cmd & IOC_IN) &&
-		    (error = copyin(PTR(2), &ws, size)) != 0)
-			return error;
-		if ((error = fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&ws)) != 0)
-			return error;
-		return (cmd & IOC_OUT) ? copyout(&ws, PTR(2), size) : 0;
-	default:
-		return ENOTTY;
-	}
+	error = term_ioctl(fp, kind, cmd, PTR(2));
+	return error == ENODEV ? ENOTTY : error;
 }
 
 int
