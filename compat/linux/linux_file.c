@@ -207,17 +207,42 @@ linux_sys_ftruncate64(struct proc *p, const u_int32_t *args, int *rval)
 	return linux_bsdcall(p, SYS_ftruncate, &a, rval);
 }
 
+/* pipe2(fds, flags): glibc's pipe() too.  O_CLOEXEC and O_NONBLOCK. */
 int
-linux_sys_pipe(struct proc *p, const u_int32_t *args, int *rval)
+linux_sys_pipe2(struct proc *p, const u_int32_t *args, int *rval)
 {
-	int error, fds[2];
+	int error, fds[2], i, lflags = INT(1);
 
+	if (lflags & ~(LINUX_O_CLOEXEC | LINUX_O_NONBLOCK))
+		return EINVAL;
 	if ((error = linux_bsdcall(p, SYS_pipe, NULL, rval)) != 0)
 		return error;
 	fds[0] = rval[0];
 	fds[1] = rval[1];
+	for (i = 0; i < 2; i++) {
+		if (lflags & LINUX_O_CLOEXEC)
+			p->p_fdflags[fds[i]] |= FD_CLOEXEC;
+		if (lflags & LINUX_O_NONBLOCK)
+			p->p_fd[fds[i]]->f_flag |= O_NONBLOCK;
+	}
 	rval[0] = 0;
-	return copyout(fds, PTR(0), sizeof(fds));
+	if ((error = copyout(fds, PTR(0), sizeof(fds))) != 0) {
+		for (i = 0; i < 2; i++) {	/* as Linux: no descriptors */
+			struct close_args c = { fds[i] };
+
+			(void)linux_bsdcall(p, SYS_close, &c, rval);
+		}
+		rval[0] = 0;
+	}
+	return error;
+}
+
+int
+linux_sys_pipe(struct proc *p, const u_int32_t *args, int *rval)
+{
+	u_int32_t a2[2] = { args[0], 0 };
+
+	return linux_sys_pipe2(p, a2, rval);
 }
 
 /*

@@ -91,6 +91,7 @@ static const struct linux_sysent linux_sysent[LINUX_NSYSCALL] = {
 	[295] = { "openat", linux_sys_openat },
 	[311] = { "set_robust_list", linux_sys_set_robust_list },
 	[330] = { "dup3", linux_sys_dup3 },
+	[331] = { "pipe2", linux_sys_pipe2 },
 	[355] = { "getrandom", linux_sys_getrandom },
 	[383] = { "statx", linux_sys_statx },
 	[386] = { "rseq", linux_sys_rseq },
