@@ -51,7 +51,7 @@ all: deps kernel userland images
 # dpkg must first accept that architecture.
 DEBS := qemu-system-x86 gcc-multilib gdb expect nbdkit nbdkit-plugin-python \
 	python3-pytest python3-pexpect python3-matplotlib libtcc-dev:i386
-deps:
+debs:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	dpkg --print-foreign-architectures | grep -qx i386 || $$SUDO dpkg --add-architecture i386; \
 	missing=""; for p in $(DEBS); do \
@@ -62,25 +62,26 @@ deps:
 	  $$SUDO apt-get update -qq || echo "apt-get update failed; installing from the lists there are"; \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
-	@[ -f $(BBSTAMP) ] || { $(BBFETCH); }
 
 # Debian's busybox-static for i386, whose vi and awk the image carries
 # (README, "Whose tools"): downloaded once into dl/ (not installed on the
-# host), by make deps or the first image.  Offline the image is built
-# without them, tests/test_busybox.py skips, and the next make tries again.
+# host: apt-get download and dpkg-deb -x), by make deps or the first
+# image.  The stamp is made only when that worked: offline, the image is
+# built without vi and awk, tests/test_busybox.py skips, and each make
+# tries again (and makes the image again).
 BBDEB	:= busybox-static:i386
 BBDIR	:= dl/busybox-static
 BUSYBOX	:= $(BBDIR)/bin/busybox
 BBSTAMP	:= $(BBDIR)/.stamp
-BBFETCH	= t=$$(mktemp -d) && \
+deps: debs $(BBSTAMP)
+$(BBSTAMP): | debs
+	@t=$$(mktemp -d) && \
 	if (cd $$t && apt-get download -q $(BBDEB)) > $$t/log 2>&1 && \
 	   dpkg-deb -x $$t/*.deb $$t/x; then \
 	  rm -rf $(BBDIR) && mkdir -p dl && cp $$t/*.deb dl/ && \
-	  mv $$t/x $(BBDIR) && touch $(BBSTAMP); \
+	  mv $$t/x $(BBDIR) && touch $@; \
 	else echo "$(BBDEB): not downloaded, the image has no vi or awk:"; \
 	  tail -1 $$t/log; fi; rm -rf $$t
-$(BBSTAMP):
-	@$(BBFETCH)
 
 # ---------------------------------------------------------------- syscalls
 # One list, kern/syscalls.master, makes the numbers, the argument
@@ -271,7 +272,7 @@ $(B)/root/etc/disktab: qemu/disktab.py qemu/drivemodel.py
 # Debian's busybox goes in as /usr/bin/busybox, with vi and awk as hard
 # links to it: busybox runs the applet that argv[0] names.
 $(B)/sd0.img: $(PROGS) $(CCFILES) $(HOSTTOOLS) $(wildcard etc/*) $(B)/root/etc/disktab \
-	    $(wildcard $(BBSTAMP)) | $(BBSTAMP)
+	    $(BBSTAMP)
 	rm -rf $(B)/rootfs && mkdir -p $(B)/rootfs
 	cp -a $(B)/root/. $(B)/rootfs/
 	if [ -x $(BUSYBOX) ]; then mkdir -p $(B)/rootfs/usr/bin && \
@@ -375,6 +376,6 @@ clean:
 distclean: clean
 	rm -rf dl
 
-.PHONY: all deps distclean kernel userland hosttools images qemu qemu-gdb gdb crashimage \
+.PHONY: all deps debs distclean kernel userland hosttools images qemu qemu-gdb gdb crashimage \
 	test crashtest stress bench report layers labs lab grade labcheck clean
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
