@@ -12,6 +12,12 @@
  * Translations of flags, errno values and structures are pure functions
  * in linux_xlate.c, which the host tests compile too.
  *
+ * What a terminal program needs (Debian's BusyBox vi): the terminal's
+ * ioctls run as ours with struct termios translated (linux_file.c), poll
+ * is ours (kern/sys_poll.c), and signals are ours with Linux's numbers,
+ * sigaction and handler frames (linux_signal.c, which exec's emulation
+ * hook e_sendsig calls).  Nothing here knows which program runs.
+ *
  * What the kernel keeps per Linux process is in struct proc (kern/proc.h):
  * the TLS segment descriptor that set_thread_area installs in GDT slot
  * GUTLS_SEL (loaded by the scheduler for the running process), and the
