@@ -55,25 +55,29 @@ sys_poll(struct proc *p, struct poll_args *uap, int *retval)
 {
 	struct pollfd *fds;
 	u_int n = uap->nfds, size = n * sizeof(*fds);
-	u_int32_t end = 0;
-	int error, ready, s;
+	u_int64_t end = 0, now;
+	int error, ready, s, timo;
 
 	if (n > NOFILE)
 		return EINVAL;
 	fds = malloc(MAX(size, 1), M_WAITOK);
 	if ((error = copyin(uap->fds, fds, size)) != 0)
 		goto out;
-	if (uap->timeout > 0)		/* whole ticks, rounded up */
-		end = ticks + (u_int32_t)(((u_int64_t)uap->timeout * hz + 999) /
-		    1000);
+	/* The deadline in uptime, as nanosleep's: ticks may come in bursts. */
+	if (uap->timeout > 0)
+		end = uptime_us() + (u_int64_t)uap->timeout * 1000;
 	s = spltty();
 	for (;;) {
 		if ((ready = pollscan(p, fds, n)) != 0 || uap->timeout == 0)
 			break;
-		if (uap->timeout > 0 && (int32_t)(end - ticks) <= 0)
-			break;
-		error = tsleep(&pollwait, PCATCH, "poll",
-		    uap->timeout > 0 ? (int)(end - ticks) : 0);
+		timo = 0;			/* no timeout: until woken */
+		if (uap->timeout > 0) {
+			if ((now = uptime_us()) >= end)
+				break;
+			/* whole ticks, rounded up */
+			timo = (end - now + 1000000 / hz - 1) / (1000000 / hz);
+		}
+		error = tsleep(&pollwait, PCATCH, "poll", timo);
 		if (error == EWOULDBLOCK)
 			error = 0;
 		else if (error) {	/* a signal: never restarted */
