@@ -66,6 +66,18 @@ def test_awk_arrays_and_a_sum_over_a_file(g: Guest):
     assert g.ok("awk '{s += $1} END {print s, NR}' /tmp/nums") == "5050 100\n"
 
 
+def test_awk_runs_commands(g: Guest):
+    """system() and command pipes: glibc's posix_spawn, on clone3 in
+    vfork's form (the child borrows awk's memory until it execs)."""
+    out = g.ok("awk 'BEGIN { r = system(\"echo from system; exit 3\"); "
+               "print \"status\", r }'")
+    assert out == "from system\nstatus 3\n"
+    out = g.ok("printf 'b\\na\\nc\\n' | awk '{ print | \"sort\" }'")
+    assert out == "a\nb\nc\n"
+    out = g.ok("awk 'BEGIN { \"echo piped in\" | getline v; print \"got\", v }'")
+    assert out == "got piped in\n"
+
+
 def test_awk_names_a_missing_file(g: Guest):
     out, status = g.run("awk '{print}' /nonexistent")
     assert status != 0 and "/nonexistent" in out, out

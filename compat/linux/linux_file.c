@@ -40,7 +40,6 @@ lname(struct proc *p, const u_int32_t *args, int *rval)			\
 	memcpy(&a, args, sizeof(a));					\
 	return linux_bsdcall(p, code, &a, rval);			\
 }
-PASS(linux_sys_fork, SYS_fork, struct exit_args)	/* no arguments */
 PASS(linux_sys_read, SYS_read, struct read_args)
 PASS(linux_sys_write, SYS_write, struct write_args)
 PASS(linux_sys_close, SYS_close, struct close_args)

@@ -69,6 +69,7 @@ static const struct linux_sysent linux_sysent[LINUX_NSYSCALL] = {
 	[174] = { "rt_sigaction", linux_sys_rt_sigaction },
 	[175] = { "rt_sigprocmask", linux_sys_rt_sigprocmask },
 	[183] = { "getcwd", linux_sys_getcwd },
+	[190] = { "vfork", linux_sys_vfork },
 	[191] = { "ugetrlimit", linux_sys_ugetrlimit },
 	[192] = { "mmap2", linux_sys_mmap2 },
 	[193] = { "truncate64", linux_sys_truncate64 },
@@ -96,6 +97,7 @@ static const struct linux_sysent linux_sysent[LINUX_NSYSCALL] = {
 	[383] = { "statx", linux_sys_statx },
 	[386] = { "rseq", linux_sys_rseq },
 	[403] = { "clock_gettime64", linux_sys_clock_gettime64 },
+	[435] = { "clone3", linux_sys_clone3 },
 };
 
 /* Run one of our own system calls (sys/syscall.h number) for a Linux one. */

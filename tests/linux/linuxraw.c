@@ -12,8 +12,9 @@
  *	tls	set_thread_area: segments that reach past user space, not
  *		present, clearing the one %gs holds; glibc's own still works
  *	mprotect  outside user space, unaligned, unmapped, bad protections
- *	clone	fork's form (glibc's fork(), CLONE_CHILD_SETTID...); the
- *		thread forms refused cleanly
+ *	clone	fork's form (glibc's fork(), CLONE_CHILD_SETTID...), vfork's
+ *		(CLONE_VM|CLONE_VFORK, vfork(); system() and popen() on
+ *		them); the thread forms refused cleanly
  *	writev	an unreadable iovec array or lengths past SSIZE_MAX: nothing
  *		written; a bad buffer after a good one: the partial count
  *	dup3	with and without O_CLOEXEC, its EINVALs; glibc's freopen
@@ -352,12 +353,40 @@ reap(long pid)
 	return WEXITSTATUS(st);
 }
 
+static volatile int vfork_marker;	/* a vfork child's store */
+
+/*
+ * clone(CLONE_VM|CLONE_VFORK|SIGCHLD) onto stack; the child, in our
+ * memory, sets vfork_marker to 1 and exits 3 without touching a stack
+ * (it has one with nothing on it).  Returns what the parent got.
+ */
+static long
+vfork_on(char *stack)
+{
+	long r;
+
+	__asm volatile("int $0x80\n\t"
+	    "testl %%eax, %%eax\n\t"
+	    "jnz 1f\n\t"
+	    "movl $1, vfork_marker\n\t"
+	    "movl $1, %%eax\n\t"		/* exit(3) */
+	    "movl $3, %%ebx\n\t"
+	    "int $0x80\n"
+	    "1:"
+	    : "=a"(r)
+	    : "a"(NR_clone), "b"(CLONE_VM | CLONE_VFORK | SIGCHLD), "c"(stack),
+	      "d"(0), "S"(0), "D"(0)
+	    : "memory");
+	return r;
+}
+
 static void
 t_clone(void)
 {
 	volatile int ctid = -1, ptid = -1;
 	long pid, me = getpid(), r;
-	char *stack = malloc(16384);
+	char *stack = malloc(16384), line[64];
+	FILE *f;
 	int st;
 
 	pid = fork();
@@ -413,12 +442,35 @@ t_clone(void)
 		rawexit(0);
 	check("clone, pthread_create's flags: ENOSYS or EINVAL",
 	    r == -ENOSYS || r == -EINVAL, r);
-	r = sys(NR_clone, CLONE_VM | CLONE_VFORK | SIGCHLD,
-	    (long)(stack + 16384), 0, 0, 0);
+	vfork_marker = 0;
+	r = vfork_on(stack + 16384);
+	check("clone, posix_spawn's CLONE_VM|CLONE_VFORK: the child ran in "
+	    "our memory first", r > 0 && vfork_marker == 1, r);
+	st = r > 0 ? reap(r) : -1;
+	check("... and exited 3", st == 3, st);
+	vfork_marker = 0;
+	if ((pid = vfork()) == 0) {
+		vfork_marker = 2;
+		_exit(4);
+	}
+	check("glibc vfork(): the child ran in our memory first",
+	    pid > 0 && vfork_marker == 2, pid);
+	st = pid > 0 ? reap(pid) : -1;
+	check("... and exited 4", st == 4, st);
+	r = sys(NR_clone, CLONE_VM | SIGCHLD, (long)(stack + 16384), 0, 0, 0);
 	if (r == 0)
 		rawexit(0);
-	check("clone, posix_spawn's CLONE_VM|CLONE_VFORK: ENOSYS or EINVAL",
+	check("clone, CLONE_VM without CLONE_VFORK: ENOSYS or EINVAL",
 	    r == -ENOSYS || r == -EINVAL, r);
+	st = system("exit 5");
+	check("glibc system() (posix_spawn): the shell's status",
+	    WIFEXITED(st) && WEXITSTATUS(st) == 5, st);
+	f = popen("echo through popen", "r");
+	check("glibc popen(): the command's output", f != NULL &&
+	    fgets(line, sizeof(line), f) != NULL &&
+	    strcmp(line, "through popen\n") == 0, errno);
+	if (f != NULL)
+		check("... pclose: its status", pclose(f) == 0, 0);
 	r = sys(NR_clone, SIGUSR1, 0, 0, 0, 0);
 	if (r == 0)
 		rawexit(0);
