@@ -65,8 +65,8 @@ debs:
 
 # Debian's busybox-static for i386, whose vi and awk the image carries
 # (README, "Whose tools"): downloaded once into dl/ (not installed on the
-# host: apt-get download and dpkg-deb -x), by make deps or the first
-# image.  The stamp is made only when that worked: offline, the image is
+# host: apt-get download, after apt-get update if the lists lack it, and
+# dpkg-deb -x), by make deps or the first image.  The stamp is made only when that worked: offline, the image is
 # built without vi and awk, tests/test_busybox.py skips, and each make
 # tries again (and makes the image again).
 BBDEB	:= busybox-static:i386
@@ -75,8 +75,9 @@ BUSYBOX	:= $(BBDIR)/bin/busybox
 BBSTAMP	:= $(BBDIR)/.stamp
 deps: debs $(BBSTAMP)
 $(BBSTAMP): | debs
-	@t=$$(mktemp -d) && \
-	if (cd $$t && apt-get download -q $(BBDEB)) > $$t/log 2>&1 && \
+	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; t=$$(mktemp -d) && \
+	get() { (cd $$t && apt-get download -q $(BBDEB)) > $$t/log 2>&1; }; \
+	if { get || { $$SUDO apt-get update -qq >/dev/null 2>&1; get; }; } && \
 	   dpkg-deb -x $$t/*.deb $$t/x; then \
 	  rm -rf $(BBDIR) && mkdir -p dl && cp $$t/*.deb dl/ && \
 	  mv $$t/x $(BBDIR) && touch $@; \
