@@ -57,8 +57,10 @@ ttyopen(dev_t dev, int flags, int fmt)
 #define N (void *)enodev
 #define Z (void *)nullop
 struct cdevsw cdevsw[] = {
-	[CONS_MAJOR] = { "console", cnopen, cnclose, cnread, cnwrite, cnioctl },
-	[TTY_MAJOR] = { "tty", ttyopen, cnclose, cnread, cnwrite, cnioctl },
+	[CONS_MAJOR] = { "console", cnopen, cnclose, cnread, cnwrite, cnioctl,
+	    cnpoll },
+	[TTY_MAJOR] = { "tty", ttyopen, cnclose, cnread, cnwrite, cnioctl,
+	    cnpoll },
 	[MEM_MAJOR] = { "mem", mmopen, Z, mmrw, mmrw, N },
 	[SD_CMAJOR] = { "rsd", sdopen, sdclose, sdread, sdwrite, sdioctl },
 };

@@ -29,6 +29,7 @@ struct cdevsw {
 	int	(*d_read)(dev_t, struct uio *, int ioflag);
 	int	(*d_write)(dev_t, struct uio *, int ioflag);
 	int	(*d_ioctl)(dev_t, u_long cmd, caddr_t data, int flags);
+	int	(*d_poll)(dev_t, int events);	/* NULL: always ready */
 };
 
 /* majors: fixed, as the device nodes in the root image name them */

@@ -10,6 +10,7 @@
 #define _KERN_EMUL_H_
 
 #include <sys/types.h>
+#include <sys/signal.h>
 
 struct proc;
 struct trapframe;
@@ -40,6 +41,13 @@ struct emul {
 		    u_int32_t strva, u_int32_t *aux);
 	/* What a new image resets (NULL: nothing beyond exec's own). */
 	void	(*e_exec)(struct proc *);
+	/*
+	 * Build a handler's frame for sig on the user stack, with the mask to
+	 * restore and the trap's code, and point the registers at the handler
+	 * (NULL: the native frame, kern_sig.c).
+	 */
+	void	(*e_sendsig)(struct proc *, int sig, sigset_t mask,
+		    u_int32_t code);
 };
 
 extern const struct emul emul_native;		/* kern/kern_exec.c */

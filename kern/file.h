@@ -18,6 +18,8 @@ struct fileops {
 	int	(*fo_ioctl)(struct file *, u_long, caddr_t);
 	int	(*fo_stat)(struct file *, struct stat *);
 	int	(*fo_close)(struct file *);
+	/* Which of events (sys/poll.h) would not block now. */
+	int	(*fo_poll)(struct file *, int events);
 };
 
 struct file {
@@ -47,5 +49,6 @@ int	closef(struct file *);
 void	fdcloseexec(struct proc *);
 void	fdcopy(struct proc *dst, struct proc *src);
 void	fdfree(struct proc *);
+void	pollwakeup(void);	/* kern/sys_poll.c: a file may be ready */
 
 #endif

@@ -351,9 +351,14 @@ kern_execve(struct proc *p, const char *path, int seg, char **argp,
 
 	/* The point of no return: the old image goes away. */
 	old = p->p_pmap;
+	if (p->p_flag & P_PPWAIT) {	/* vfork: the parent's, given back */
+		vfork_return(p);
+		old = NULL;
+	}
 	p->p_pmap = pm;
 	pmap_activate(pm);
-	pmap_destroy(old);
+	if (old != NULL)
+		pmap_destroy(old);
 	p->p_brkbase = p->p_brk = brk;
 	p->p_emul = em;
 	p->p_tls[0] = p->p_tls[1] = 0;	/* no TLS segment */

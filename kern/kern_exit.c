@@ -76,7 +76,10 @@ exit1(struct proc *p, int status)
 		vrele(p->p_rdir);
 	p->p_cdir = p->p_rdir = NULL;
 	pmap_activate(NULL);
-	pmap_destroy(p->p_pmap);
+	if (p->p_flag & P_PPWAIT)	/* vfork: the parent's, given back */
+		vfork_return(p);
+	else
+		pmap_destroy(p->p_pmap);
 	p->p_pmap = NULL;
 	cputime_leave(p);
 	calcru(p, &p->p_ru.ru_utime, &p->p_ru.ru_stime);

@@ -5,6 +5,12 @@
  * only when one of the two first writes it.  The child starts in trapret
  * with the parent's registers, except that fork returns 0 to it (and 1
  * in %edx, as 4.4BSD).
+ *
+ * vfork's form (FORK_SHAREVM, for an emulation: glibc's posix_spawn) is
+ * 4.4BSD's vfork: the child borrows the parent's address space itself,
+ * on a stack of its own if given one, and the parent sleeps until the
+ * child gives it back by exec or exit (P_PPWAIT).  The child may do
+ * little more than that: its break and mmap area are not the parent's.
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -18,13 +24,21 @@
 int
 sys_fork(struct proc *p, void *uap, int *retval)
 {
+	return fork1(p, 0, 0, retval);
+}
+
+int
+fork1(struct proc *p, int flags, u_int32_t stack, int *retval)
+{
 	struct proc *c;
 	struct trapframe *tf;
 	struct context *ctx;
 
 	if ((c = proc_alloc()) == NULL)
 		return EAGAIN;
-	if ((c->p_pmap = pmap_create()) == NULL ||
+	if (flags & FORK_SHAREVM)
+		c->p_pmap = p->p_pmap;		/* lent until exec or exit */
+	else if ((c->p_pmap = pmap_create()) == NULL ||
 	    pmap_copy(c->p_pmap, p->p_pmap) != 0) {
 		pmap_destroy(c->p_pmap);
 		proc_free(c);
@@ -32,8 +46,11 @@ sys_fork(struct proc *p, void *uap, int *retval)
 	}
 	tf = (struct trapframe *)(c->p_kstack + KSTACK_SIZE) - 1;
 	*tf = *p->p_tf;
+	if (stack != 0)
+		tf->tf_esp = stack;
 	tf->tf_eax = 0;
-	tf->tf_edx = 1;
+	if (!(flags & FORK_KEEPREGS))
+		tf->tf_edx = 1;
 	tf->tf_eflags &= ~PSL_C;
 	c->p_tf = tf;
 	ctx = (struct context *)tf - 1;
@@ -46,6 +63,8 @@ sys_fork(struct proc *p, void *uap, int *retval)
 	c->p_pgid = p->p_pgid;
 	c->p_sid = p->p_sid;
 	c->p_flag = p->p_flag & P_CONTROLT;
+	if (flags & FORK_SHAREVM)
+		c->p_flag |= P_PPWAIT;
 	c->p_cred = p->p_cred;
 	c->p_umask = p->p_umask;
 	c->p_brkbase = p->p_brkbase;
@@ -54,6 +73,8 @@ sys_fork(struct proc *p, void *uap, int *retval)
 	c->p_tls[0] = p->p_tls[0];
 	c->p_tls[1] = p->p_tls[1];
 	c->p_mmaplow = p->p_mmaplow;
+	memcpy(c->p_sigrestorer, p->p_sigrestorer, sizeof(c->p_sigrestorer));
+	c->p_siginfo = p->p_siginfo;
 	memcpy(c->p_fpu, p->p_fpu, sizeof(c->p_fpu));
 	c->p_sigmask = p->p_sigmask;
 	memcpy(c->p_sigacts, p->p_sigacts, sizeof(c->p_sigacts));
@@ -65,5 +86,16 @@ sys_fork(struct proc *p, void *uap, int *retval)
 	c->p_stat = SRUN;
 	retval[0] = c->p_pid;
 	retval[1] = 0;
+	while (c->p_flag & P_PPWAIT)	/* vfork: until it is given back */
+		tsleep(p, 0, "ppwait", 0);
 	return 0;
+}
+
+/* A vfork child gives its parent's address space back (exec, exit). */
+void
+vfork_return(struct proc *c)
+{
+	c->p_flag &= ~P_PPWAIT;
+	c->p_pmap = NULL;
+	wakeup(c->p_pptr);
 }

@@ -12,6 +12,7 @@
 #include "kern/uio.h"
 #include "kern/syscallargs.h"
 #include "kern/i386/cpu.h"
+#include "kern/emul.h"
 #include <sys/wait.h>
 
 #define CANTMASK	(sigmask(SIGKILL) | sigmask(SIGSTOP))
@@ -236,7 +237,10 @@ postsig(int sig)
 		p->p_flag &= ~P_SIGSUSPEND;
 	} else
 		returnmask = p->p_sigmask;
-	sendsig(p, sig, returnmask, 0);
+	if (p->p_emul->e_sendsig != NULL)
+		p->p_emul->e_sendsig(p, sig, returnmask, 0);
+	else
+		sendsig(p, sig, returnmask, 0);
 	p->p_sigmask |= sa->sa_mask;
 	if (!(sa->sa_flags & SA_NODEFER))
 		p->p_sigmask |= sigmask(sig);
@@ -256,7 +260,10 @@ trapsignal(struct proc *p, int sig, u_int32_t code)
 		sigset_t mask = p->p_sigmask;
 
 		p->p_ru.ru_nsignals++;
-		sendsig(p, sig, mask, code);
+		if (p->p_emul->e_sendsig != NULL)
+			p->p_emul->e_sendsig(p, sig, mask, code);
+		else
+			sendsig(p, sig, mask, code);
 		p->p_sigmask |= sa->sa_mask | sigmask(sig);
 		p->p_sigmask &= ~CANTMASK;
 		if (sa->sa_flags & SA_RESETHAND)
@@ -265,6 +272,21 @@ trapsignal(struct proc *p, int sig, u_int32_t code)
 	}
 	/* Ignored or blocked faults cannot be ignored: they kill. */
 	sigexit(p, sig);
+}
+
+/* Set sig's action (sigaction's work, for an emulation's too). */
+int
+setsigaction(struct proc *p, int sig, const struct sigaction *nsa)
+{
+	if (sig <= 0 || sig >= NSIG || (sigmask(sig) & CANTMASK))
+		return EINVAL;
+	p->p_sigacts[sig] = *nsa;
+	p->p_sigacts[sig].sa_mask &= ~CANTMASK;
+	/* Setting SIG_IGN (or default-ignore) discards a pending signal. */
+	if (nsa->sa_handler == SIG_IGN ||
+	    (nsa->sa_handler == SIG_DFL && (sigmask(sig) & DFL_IGNORE)))
+		p->p_siglist &= ~sigmask(sig);
+	return 0;
 }
 
 int
@@ -282,15 +304,7 @@ sys_sigaction(struct proc *p, struct sigaction_args *uap, int *retval)
 		return 0;
 	if ((error = copyin(uap->nsa, &nsa, sizeof(nsa))) != 0)
 		return error;
-	if (sigmask(sig) & CANTMASK)
-		return EINVAL;
-	nsa.sa_mask &= ~CANTMASK;
-	p->p_sigacts[sig] = nsa;
-	/* Setting SIG_IGN (or default-ignore) discards a pending signal. */
-	if (nsa.sa_handler == SIG_IGN ||
-	    (nsa.sa_handler == SIG_DFL && (sigmask(sig) & DFL_IGNORE)))
-		p->p_siglist &= ~sigmask(sig);
-	return 0;
+	return setsigaction(p, sig, &nsa);
 }
 
 int

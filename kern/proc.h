@@ -55,6 +55,10 @@ struct proc {
 	u_int32_t p_tls[2];		/* TLS segment descriptor (GUTLS_SEL) */
 	u_int32_t p_mmaplow;		/* bottom of the mmap area, for an
 					   emulation that has mmap */
+	u_int32_t p_sigrestorer[NSIG];	/* where an emulation's handler
+					   returns to (its sigreturn call) */
+	sigset_t p_siginfo;		/* handlers that take (sig, info,
+					   context): SA_SIGINFO */
 	u_int8_t p_fpu[512] __attribute__((aligned(16)));	/* FPU/SSE
 					   registers, fxsave image */
 
@@ -92,6 +96,8 @@ struct proc {
 #define P_WAITED	0x0010		/* stop already reported to parent */
 #define P_EXEC		0x0020		/* has exec'd (for setpgid) */
 #define P_TIMEDOUT	0x0040		/* tsleep timed out */
+#define P_PPWAIT	0x0080		/* a vfork child: its parent waits, its
+					   address space is the parent's */
 
 #define PCATCH		0x100		/* tsleep: a signal ends the sleep */
 #define ERESTART	(-1)		/* restart the system call */
@@ -141,6 +147,12 @@ void	trapsignal(struct proc *, int sig, u_int32_t code);
 void	siginit(struct proc *);
 int	sig_default_ignored(int sig);
 int	sig_default_stops(int sig);
+#define FORK_SHAREVM	0x1	/* fork1: vfork's form */
+#define FORK_KEEPREGS	0x2	/* the child's registers all the parent's but
+				   %eax (0), not 4.4BSD's 1 in %edx */
+int	fork1(struct proc *, int flags, u_int32_t stack, int *retval);
+void	vfork_return(struct proc *);
 void	execsigs(struct proc *);
+int	setsigaction(struct proc *, int sig, const struct sigaction *);
 
 #endif

@@ -12,6 +12,7 @@
 #include "kern/syscallargs.h"
 #include <sys/stat.h>
 #include <sys/fcntl.h>
+#include <sys/poll.h>
 
 #define PIPESIZE	4096
 #define PIPE_BUF	512
@@ -46,6 +47,7 @@ pipe_read(struct file *fp, struct uio *uio)
 		pp->count -= n;
 	}
 	wakeup(&pp->head);		/* writers waiting for room */
+	pollwakeup();
 	return error;
 }
 
@@ -74,6 +76,7 @@ pipe_write(struct file *fp, struct uio *uio)
 			return error;
 		pp->count += n;
 		wakeup(&pp->count);
+		pollwakeup();
 	}
 	return 0;
 }
@@ -107,13 +110,32 @@ pipe_close(struct file *fp)
 		pp->writers--;
 	wakeup(&pp->count);
 	wakeup(&pp->head);
+	pollwakeup();
 	if (pp->readers == 0 && pp->writers == 0)
 		free(pp);
 	return 0;
 }
 
+/* Bytes to read; room for an atomic write; an end gone (HUP, ERR). */
+static int
+pipe_poll(struct file *fp, int events)
+{
+	struct pipe *pp = fp->f_data;
+	int revents = 0;
+
+	if (pp->count > 0)
+		revents |= events & (POLLIN | POLLRDNORM);
+	if (PIPESIZE - pp->count >= PIPE_BUF)
+		revents |= events & (POLLOUT | POLLWRNORM);
+	if (pp->writers == 0)
+		revents |= POLLHUP;
+	if (pp->readers == 0)
+		revents |= POLLERR;
+	return revents;
+}
+
 static const struct fileops pipeops = {
-	pipe_read, pipe_write, pipe_ioctl, pipe_stat, pipe_close
+	pipe_read, pipe_write, pipe_ioctl, pipe_stat, pipe_close, pipe_poll
 };
 
 int

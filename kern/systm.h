@@ -26,6 +26,8 @@ extern int cold;			/* still configuring devices */
 extern u_int32_t physmem;		/* bytes of RAM */
 extern char kargs[];			/* kernel command line */
 extern const char version[];		/* the banner (kern_version.c) */
+struct utsname;
+void	uname_fill(struct utsname *);	/* uname(2)'s names (kern_version.c) */
 
 void	printf(const char *, ...) __attribute__((format(printf, 1, 2)));
 void	vprintf(const char *, va_list);

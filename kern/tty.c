@@ -8,7 +8,9 @@
 #include "kern/uio.h"
 #include "kern/conf.h"
 #include "kern/i386/cpu.h"
+#include "kern/file.h"
 #include <sys/ioctl.h>
+#include <sys/poll.h>
 #include <sys/signal.h>
 
 #define CTRL(c)	((c) & 0x1f)
@@ -65,6 +67,7 @@ ttyline(struct tty *tp)
 	}
 	tp->t_rawlen = 0;
 	wakeup(tp);
+	pollwakeup();
 }
 
 /* The signal a character stands for under ISIG, or 0. */
@@ -283,6 +286,12 @@ cnioctl(dev_t dev, u_long cmd, caddr_t data, int flags)
 	case TIOCGETA:
 		memcpy(data, &tp->t_termios, sizeof(struct termios));
 		return 0;
+	case TIOCGWINSZ:
+		memcpy(data, &tp->t_winsize, sizeof(struct winsize));
+		return 0;
+	case TIOCSWINSZ:
+		memcpy(&tp->t_winsize, data, sizeof(struct winsize));
+		return 0;
 	case TIOCSETA:
 	case TIOCSETAW:
 	case TIOCSETAF:
@@ -298,4 +307,15 @@ cnioctl(dev_t dev, u_long cmd, caddr_t data, int flags)
 		return 0;
 	}
 	return ENOTTY;
+}
+
+/* poll: typed input waiting (or an end of file); output never waits. */
+int
+cnpoll(dev_t dev, int events)
+{
+	int revents = events & (POLLOUT | POLLWRNORM);
+
+	if (constty.t_canlen > 0 || constty.t_eofs > 0)
+		revents |= events & (POLLIN | POLLRDNORM);
+	return revents;
 }

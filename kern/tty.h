@@ -14,6 +14,7 @@
 
 #include <sys/types.h>
 #include <sys/termios.h>
+#include <sys/ioctl.h>
 
 #define TTYHOG	1024			/* input buffered at most */
 
@@ -26,6 +27,7 @@ struct tty {
 	pid_t	t_pgrp;			/* foreground process group */
 	pid_t	t_session;		/* session it controls */
 	struct termios t_termios;	/* ICANON, ECHO, ISIG, the cc chars */
+	struct winsize t_winsize;	/* as last set (0 x 0: unknown) */
 };
 
 extern struct tty constty;
@@ -39,5 +41,6 @@ int	cnclose(dev_t, int flags, int fmt);
 int	cnread(dev_t, struct uio *, int ioflag);
 int	cnwrite(dev_t, struct uio *, int ioflag);
 int	cnioctl(dev_t, u_long cmd, caddr_t data, int flags);
+int	cnpoll(dev_t, int events);
 
 #endif

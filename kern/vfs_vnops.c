@@ -9,7 +9,9 @@
 #include "kern/file.h"
 #include "kern/proc.h"
 #include "kern/uio.h"
+#include "kern/conf.h"
 #include <sys/fcntl.h>
+#include <sys/poll.h>
 #include <sys/stat.h>
 
 /*
@@ -178,8 +180,20 @@ vn_closefile(struct file *fp)
 	return error;
 }
 
+/* A device answers for itself; a file or a disk is always ready. */
+static int
+vn_poll(struct file *fp, int events)
+{
+	struct vnode *vp = fp->f_data;
+
+	if (vp->v_type == VCHR && major(vp->v_rdev) < ncdev &&
+	    cdevsw[major(vp->v_rdev)].d_poll != NULL)
+		return cdevsw[major(vp->v_rdev)].d_poll(vp->v_rdev, events);
+	return events & (POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM);
+}
+
 const struct fileops vnops = {
-	vn_read, vn_write, vn_ioctl, vn_statfile, vn_closefile
+	vn_read, vn_write, vn_ioctl, vn_statfile, vn_closefile, vn_poll
 };
 
 /* Read or write len bytes of a vnode at offset, from kernel or user memory. */

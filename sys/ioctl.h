@@ -24,6 +24,19 @@
 #define TIOCGPGRP	_IOR('t', 119, int)	/* get foreground process group */
 #define TIOCSPGRP	_IOW('t', 118, int)	/* set foreground process group */
 
+/*
+ * The terminal's size, as whoever knows it last said (a serial line does
+ * not know: 0 x 0 until then, and programs take 24 x 80).
+ */
+struct winsize {
+	unsigned short ws_row;
+	unsigned short ws_col;
+	unsigned short ws_xpixel;
+	unsigned short ws_ypixel;
+};
+#define TIOCGWINSZ	_IOR('t', 104, struct winsize)	/* get the size */
+#define TIOCSWINSZ	_IOW('t', 103, struct winsize)	/* set it */
+
 /* Get a disk's label (struct disklabel, from sys/disklabel.h). */
 #define DIOCGDINFO	_IOR('d', 101, struct disklabel)
 

@@ -14,6 +14,8 @@ read the whole iovec array, and lost the count it had written.
 """
 from __future__ import annotations
 
+import re
+
 from tests import fslib
 from tests.guest import Guest
 
@@ -46,3 +48,26 @@ def test_dup3_and_glibc_freopen(guest: Guest):
     """glibc's freopen ends in dup3, which was missing: cc -E -o said
     "Function not implemented"."""
     linuxraw(guest, "dup3")
+
+
+def test_signals_on_linux_frames(guest: Guest):
+    """Issue 26, item 2: rt_sigaction and rt_sigprocmask were missing
+    (ENOSYS), so no Linux program could catch a signal; kill and wait's
+    status passed our signal numbers through as Linux's."""
+    linuxraw(guest, "signals")
+
+
+def test_terminal_ioctls_poll_getcwd_prctl(guest: Guest):
+    """Every ioctl said ENOTTY, so a Linux program could not set its
+    terminal raw (vi); poll, getcwd, prctl and uname were ENOSYS."""
+    linuxraw(guest, "term")
+
+
+def test_unknown_calls_say_enosys_and_the_console_says_which(guest: Guest):
+    """A call the layer does not know is ENOSYS, never a panic; the
+    console names the program and the number once, not per call."""
+    run, out, status = fslib.run_program(guest, "linuxraw", "-d /tmp nosys")
+    assert not run.failed and run.summary == (4, 0), out
+    assert len(run.stray) == 1 and re.fullmatch(
+        r"linux: pid \d+ \(linuxraw\): system call 449 is not supported: "
+        r"ENOSYS", run.stray[0]), out

@@ -12,6 +12,12 @@
  * Translations of flags, errno values and structures are pure functions
  * in linux_xlate.c, which the host tests compile too.
  *
+ * What a terminal program needs (Debian's BusyBox vi): the terminal's
+ * ioctls run as ours with struct termios translated (linux_file.c), poll
+ * is ours (kern/sys_poll.c), and signals are ours with Linux's numbers,
+ * sigaction and handler frames (linux_signal.c, which exec's emulation
+ * hook e_sendsig calls).  Nothing here knows which program runs.
+ *
  * What the kernel keeps per Linux process is in struct proc (kern/proc.h):
  * the TLS segment descriptor that set_thread_area installs in GDT slot
  * GUTLS_SEL (loaded by the scheduler for the running process), and the
@@ -133,7 +139,46 @@ struct linux_user_desc {
 				   limit_in_pages:1 seg_not_present:1 useable:1 */
 };
 
+/* The terminal ioctls' struct termios (the kernel's, not glibc's: 36 bytes) */
+#define LINUX_NCCS		19
+struct linux_termios {
+	u_int32_t c_iflag, c_oflag, c_cflag, c_lflag;
+	u_int8_t  c_line;
+	u_int8_t  c_cc[LINUX_NCCS];
+};
+
+/* Signals: numbers 1..31 (LINUX_NSIG - 1); a set is 64 bits, bit n-1 for n */
+#define LINUX_NSIG		32
+typedef u_int64_t linux_sigset_t;
+
+/* sigaction's flags (i386) */
+#define LINUX_SA_NOCLDSTOP	0x00000001
+#define LINUX_SA_SIGINFO	0x00000004
+#define LINUX_SA_RESTORER	0x04000000
+#define LINUX_SA_ONSTACK	0x08000000
+#define LINUX_SA_RESTART	0x10000000
+#define LINUX_SA_NODEFER	0x40000000
+#define LINUX_SA_RESETHAND	0x80000000
+
 /* linux_xlate.c: pure translations (kernel and host tests) */
+struct termios;
+void	linux_termios_from(const struct termios *, struct linux_termios *);
+void	linux_termios_to(const struct linux_termios *, struct termios *);
+int	linux_to_bsd_sig(int lsig);
+int	bsd_to_linux_sig(int bsig);
+linux_sigset_t bsd_to_linux_sigset(u_int32_t bmask);
+u_int32_t linux_to_bsd_sigset(linux_sigset_t lmask);
+int	linux_to_bsd_saflags(u_int32_t lflags);
+u_int32_t bsd_to_linux_saflags(int bflags);
+int	linux_wstatus(int bsd_status);
+/* An ioctl: ours, and how its argument differs (LINUX_IOC_*); 0: unknown. */
+#define LINUX_IOC_SAME		1	/* the same bytes (int, struct winsize) */
+#define LINUX_IOC_GETTERMIOS	2	/* ours out, as struct linux_termios */
+#define LINUX_IOC_SETTERMIOS	3	/* struct linux_termios in, as ours */
+int	linux_ioctl_cmd(u_int32_t lcmd, u_long *bcmd);
+
+/* linux_signal.c */
+void	linux_sendsig(struct proc *, int sig, u_int32_t mask, u_int32_t code);
 int	linux_errno(int bsd_errno);
 int	linux_to_bsd_oflags(int lflags);
 int	bsd_to_linux_oflags(int bflags);

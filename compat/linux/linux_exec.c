@@ -109,5 +109,5 @@ linux_exec(struct proc *p)
 
 const struct emul emul_linux = {
 	"Linux", linux_elf_probe, linux_syscall, LINUX_RANDOM_BYTES,
-	linux_auxv, linux_exec,
+	linux_auxv, linux_exec, linux_sendsig,
 };

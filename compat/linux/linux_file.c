@@ -20,6 +20,8 @@
 #include <sys/syscall.h>
 #include <sys/fcntl.h>
 #include <sys/stat.h>
+#include <sys/ioctl.h>
+#include <sys/termios.h>
 
 int	vn_stat(struct vnode *, struct stat *);
 
@@ -27,7 +29,6 @@ int	vn_stat(struct vnode *, struct stat *);
 #define INT(i)	((int)args[i])
 
 #define LINUX_F_DUPFD_CLOEXEC	1030
-#define LINUX_TCGETS		0x5401
 
 /* The simple ones: the same arguments in the same order. */
 #define PASS(lname, code, type)						\
@@ -39,7 +40,6 @@ lname(struct proc *p, const u_int32_t *args, int *rval)			\
 	memcpy(&a, args, sizeof(a));					\
 	return linux_bsdcall(p, code, &a, rval);			\
 }
-PASS(linux_sys_fork, SYS_fork, struct exit_args)	/* no arguments */
 PASS(linux_sys_read, SYS_read, struct read_args)
 PASS(linux_sys_write, SYS_write, struct write_args)
 PASS(linux_sys_close, SYS_close, struct close_args)
@@ -55,7 +55,6 @@ PASS(linux_sys_geteuid, SYS_geteuid, struct exit_args)
 PASS(linux_sys_getgid, SYS_getgid, struct exit_args)
 PASS(linux_sys_getegid, SYS_getegid, struct exit_args)
 PASS(linux_sys_access, SYS_access, struct access_args)
-PASS(linux_sys_kill, SYS_kill, struct kill_args)
 PASS(linux_sys_rename, SYS_rename, struct rename_args)
 PASS(linux_sys_mkdir, SYS_mkdir, struct mkdir_args)
 PASS(linux_sys_rmdir, SYS_rmdir, struct rmdir_args)
@@ -65,7 +64,7 @@ PASS(linux_sys_umask, SYS_umask, struct umask_args)
 PASS(linux_sys_symlink, SYS_symlink, struct symlink_args)
 PASS(linux_sys_readlink, SYS_readlink, struct readlink_args)
 PASS(linux_sys_fsync, SYS_fsync, struct fsync_args)
-PASS(linux_sys_wait4, SYS_wait4, struct wait4_args)	/* same status and rusage */
+PASS(linux_sys_poll, SYS_poll, struct poll_args)	/* same struct pollfd */
 PASS(linux_sys_gettimeofday, SYS_gettimeofday, struct gettimeofday_args)
 
 /* dup3: dup2 that may set close-on-exec (glibc's freopen uses it). */
@@ -83,12 +82,33 @@ linux_sys_dup3(struct proc *p, const u_int32_t *args, int *rval)
 	return error;
 }
 
+/* wait4 and waitpid: the same rusage, the status with Linux's signal numbers. */
+static int
+do_wait(struct proc *p, int pid, int *status, int options, void *rusage,
+    int *rval)
+{
+	struct wait4_args a = { pid, status, options, rusage };
+	int error, st;
+
+	if ((error = linux_bsdcall(p, SYS_wait4, &a, rval)) != 0 ||
+	    status == NULL || rval[0] == 0)
+		return error;
+	if ((error = copyin(status, &st, sizeof(st))) != 0)
+		return error;
+	st = linux_wstatus(st);
+	return copyout(&st, status, sizeof(st));
+}
+
+int
+linux_sys_wait4(struct proc *p, const u_int32_t *args, int *rval)
+{
+	return do_wait(p, INT(0), PTR(1), INT(2), PTR(3), rval);
+}
+
 int
 linux_sys_waitpid(struct proc *p, const u_int32_t *args, int *rval)
 {
-	struct wait4_args a = { INT(0), PTR(1), INT(2), NULL };
-
-	return linux_bsdcall(p, SYS_wait4, &a, rval);
+	return do_wait(p, INT(0), PTR(1), INT(2), NULL, rval);
 }
 
 /*
@@ -167,17 +187,61 @@ linux_sys_llseek(struct proc *p, const u_int32_t *args, int *rval)
 	return copyout(&result, PTR(3), sizeof(result));
 }
 
+/* truncate64 and ftruncate64: the length in two registers, low word first. */
 int
-linux_sys_pipe(struct proc *p, const u_int32_t *args, int *rval)
+linux_sys_truncate64(struct proc *p, const u_int32_t *args, int *rval)
 {
-	int error, fds[2];
+	struct truncate_args a = { PTR(0), 0,
+	    (off_t)((u_int64_t)args[2] << 32 | args[1]) };
 
+	return linux_bsdcall(p, SYS_truncate, &a, rval);
+}
+
+int
+linux_sys_ftruncate64(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct ftruncate_args a = { INT(0), 0,
+	    (off_t)((u_int64_t)args[2] << 32 | args[1]) };
+
+	return linux_bsdcall(p, SYS_ftruncate, &a, rval);
+}
+
+/* pipe2(fds, flags): glibc's pipe() too.  O_CLOEXEC and O_NONBLOCK. */
+int
+linux_sys_pipe2(struct proc *p, const u_int32_t *args, int *rval)
+{
+	int error, fds[2], i, lflags = INT(1);
+
+	if (lflags & ~(LINUX_O_CLOEXEC | LINUX_O_NONBLOCK))
+		return EINVAL;
 	if ((error = linux_bsdcall(p, SYS_pipe, NULL, rval)) != 0)
 		return error;
 	fds[0] = rval[0];
 	fds[1] = rval[1];
+	for (i = 0; i < 2; i++) {
+		if (lflags & LINUX_O_CLOEXEC)
+			p->p_fdflags[fds[i]] |= FD_CLOEXEC;
+		if (lflags & LINUX_O_NONBLOCK)
+			p->p_fd[fds[i]]->f_flag |= O_NONBLOCK;
+	}
 	rval[0] = 0;
-	return copyout(fds, PTR(0), sizeof(fds));
+	if ((error = copyout(fds, PTR(0), sizeof(fds))) != 0) {
+		for (i = 0; i < 2; i++) {	/* as Linux: no descriptors */
+			struct close_args c = { fds[i] };
+
+			(void)linux_bsdcall(p, SYS_close, &c, rval);
+		}
+		rval[0] = 0;
+	}
+	return error;
+}
+
+int
+linux_sys_pipe(struct proc *p, const u_int32_t *args, int *rval)
+{
+	u_int32_t a2[2] = { args[0], 0 };
+
+	return linux_sys_pipe2(p, a2, rval);
 }
 
 /*
@@ -225,17 +289,60 @@ out:
 	return error;
 }
 
-/* No terminal control for Linux programs: every ioctl says ENOTTY (isatty() is false). */
+/* One terminal ioctl (kind: linux_ioctl_cmd's) as ours, cmd, on fp. */
+static int
+term_ioctl(struct file *fp, int kind, u_long cmd, void *uarg)
+{
+	struct linux_termios lt;
+	struct termios t;
+	struct winsize ws;		/* the largest of the SAME ones */
+	u_int size = (cmd >> 16) & IOCPARM_MASK;
+	int error;
+
+	switch (kind) {
+	case LINUX_IOC_GETTERMIOS:
+		if ((error = fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&t)) != 0)
+			return error;
+		linux_termios_from(&t, &lt);
+		return copyout(&lt, uarg, sizeof(lt));
+	case LINUX_IOC_SETTERMIOS:
+		if ((error = copyin(uarg, &lt, sizeof(lt))) != 0)
+			return error;
+		linux_termios_to(&lt, &t);
+		return fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&t);
+	case LINUX_IOC_SAME:
+		KASSERT(size <= sizeof(ws));
+		memset(&ws, 0, sizeof(ws));
+		if ((cmd & IOC_IN) && (error = copyin(uarg, &ws, size)) != 0)
+			return error;
+		if ((error = fp->f_ops->fo_ioctl(fp, cmd, (caddr_t)&ws)) != 0)
+			return error;
+		return (cmd & IOC_OUT) ? copyout(&ws, uarg, size) : 0;
+	default:
+		return ENOTTY;
+	}
+}
+
+/*
+ * ioctl: the terminal's (linux_ioctl_cmd's table), run as ours on the
+ * file with the argument translated; any other says ENOTTY, and so does
+ * a device with no ioctls (ours says ENODEV: /dev/null is no terminal).
+ */
 int
 linux_sys_ioctl(struct proc *p, const u_int32_t *args, int *rval)
 {
 	struct file *fp;
-	int error;
+	u_long cmd = 0;
+	int error, kind;
 
 	(void)rval;
 	if ((error = getfile(p, INT(0), &fp)) != 0)
 		return error;
-	return ENOTTY;
+	if (!(fp->f_flag & (FREAD | FWRITE)))
+		return EBADF;
+	kind = linux_ioctl_cmd(args[1], &cmd);
+	error = term_ioctl(fp, kind, cmd, PTR(2));
+	return error == ENODEV ? ENOTTY : error;
 }
 
 int

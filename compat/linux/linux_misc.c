@@ -15,8 +15,11 @@
  * pointer's segment in GDT slot GUTLS_SEL (machdep.c), from where glibc
  * loads %gs; set_tid_address and set_robust_list only matter when
  * threads die, and rseq is refused as by a kernel built without it.
- * clone makes a process in fork's form only (glibc's fork() uses it):
- * a new thread, or a process sharing its parent's memory, is ENOSYS.
+ * clone makes a process in fork's form (glibc's fork() uses it) or in
+ * vfork's, CLONE_VM|CLONE_VFORK on a stack of its own (glibc's
+ * posix_spawn, under system() and popen(): kern_fork.c's fork1); a new
+ * thread, or memory shared beyond exec or exit, is ENOSYS.  clone3 is
+ * clone with its arguments in a structure; vfork is vfork's form.
  */
 #include "kern/systm.h"
 #include "kern/proc.h"
@@ -32,6 +35,7 @@
 #include "compat/linux/linux_syscall.h"
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/utsname.h>
 
 #define PTR(i)	((void *)args[i])
 #define INT(i)	((int)args[i])
@@ -42,6 +46,8 @@
 #define LINUX_MAP_ANONYMOUS	0x20
 
 #define LINUX_CSIGNAL		0x000000ff	/* clone: the signal at exit */
+#define LINUX_CLONE_VM		0x00000100
+#define LINUX_CLONE_VFORK	0x00004000
 #define LINUX_SIGCHLD		17
 #define LINUX_CLONE_PARENT_SETTID 0x00100000
 #define LINUX_CLONE_CHILD_CLEARTID 0x00200000
@@ -228,28 +234,44 @@ linux_sys_set_thread_area(struct proc *p, const u_int32_t *args, int *rval)
 
 /*
  * clone(flags, newsp, parent_tid, tls, child_tid), in i386's argument
- * order, as fork: SIGCHLD at exit, no new stack, and the new process's id
- * stored, if asked, at parent_tid in the parent and at child_tid in the
- * child (where glibc keeps THREAD_SELF->tid).  As in Linux an address
- * the program cannot write is skipped, not an error.  CLONE_CHILD_CLEARTID
- * asks for child_tid to be zeroed when the child exits, which only a
- * thread sharing its memory could see: nothing to do for a process.
+ * order: SIGCHLD at exit, a new stack only in vfork's form, and the new
+ * process's id stored, if asked, at parent_tid in the parent and at
+ * child_tid in the child (where glibc keeps THREAD_SELF->tid).  As in
+ * Linux an address the program cannot write is skipped, not an error.
+ * CLONE_CHILD_CLEARTID asks for child_tid to be zeroed when the child
+ * exits, which only a thread sharing its memory could see: nothing to do
+ * for a process.
  */
-int
-linux_sys_clone(struct proc *p, const u_int32_t *args, int *rval)
+static int
+do_clone(struct proc *p, u_int32_t flags, u_int32_t stack, void *ptid,
+    u_int32_t ctid, int *rval)
 {
-	u_int32_t flags = args[0], ctid = args[4], w;
+	int vfork = (flags & (LINUX_CLONE_VM | LINUX_CLONE_VFORK)) ==
+	    (LINUX_CLONE_VM | LINUX_CLONE_VFORK);
+	u_int32_t w;
 	int error, settid;
 
+	if ((flags & LINUX_CSIGNAL) != LINUX_SIGCHLD)
+		return ENOSYS;		/* another signal at exit */
+	if (vfork) {			/* as posix_spawn asks: nothing more */
+		if (flags & ~(LINUX_CSIGNAL | LINUX_CLONE_VM |
+		    LINUX_CLONE_VFORK | LINUX_CLONE_PARENT_SETTID))
+			return ENOSYS;
+		/* Returns when the child has exec'd or exited. */
+		error = fork1(p, FORK_SHAREVM | FORK_KEEPREGS, stack, rval);
+		if (error == 0 && (flags & LINUX_CLONE_PARENT_SETTID))
+			(void)copyout(&rval[0], ptid, sizeof(w));
+		return error;
+	}
 	if ((flags & ~(LINUX_CSIGNAL | LINUX_CLONE_PARENT_SETTID |
 	    LINUX_CLONE_CHILD_CLEARTID | LINUX_CLONE_CHILD_SETTID)) != 0 ||
-	    (flags & LINUX_CSIGNAL) != LINUX_SIGCHLD || args[1] != 0)
-		return ENOSYS;		/* threads, vfork, other signals */
+	    stack != 0)
+		return ENOSYS;		/* threads */
 	/* Writable by the parent now is writable in the child's copy. */
 	settid = (flags & LINUX_CLONE_CHILD_SETTID) &&
 	    copyin((void *)ctid, &w, sizeof(w)) == 0 &&
 	    copyout(&w, (void *)ctid, sizeof(w)) == 0;
-	if ((error = linux_bsdcall(p, SYS_fork, NULL, rval)) != 0)
+	if ((error = fork1(p, FORK_KEEPREGS, 0, rval)) != 0)
 		return error;
 	w = rval[0];
 	/* The child's page is still the parent's, copy-on-write: pmap_copyout
@@ -257,8 +279,57 @@ linux_sys_clone(struct proc *p, const u_int32_t *args, int *rval)
 	if (settid)
 		(void)pmap_copyout(pfind(w)->p_pmap, ctid, &w, sizeof(w));
 	if (flags & LINUX_CLONE_PARENT_SETTID)
-		(void)copyout(&w, PTR(2), sizeof(w));
+		(void)copyout(&w, ptid, sizeof(w));
 	return 0;
+}
+
+int
+linux_sys_clone(struct proc *p, const u_int32_t *args, int *rval)
+{
+	return do_clone(p, args[0], args[1], PTR(2), args[4], rval);
+}
+
+/* clone3(args, size): clone's arguments in struct clone_args (64-bit fields). */
+struct linux_clone_args {
+	u_int64_t flags, pidfd, child_tid, parent_tid, exit_signal;
+	u_int64_t stack, stack_size, tls;
+};
+
+int
+linux_sys_clone3(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct linux_clone_args ca;
+	int error;
+
+	if (args[1] < sizeof(ca) || args[1] > 4096)
+		return EINVAL;
+	memset(&ca, 0, sizeof(ca));
+	if ((error = copyin(PTR(0), &ca, sizeof(ca))) != 0)
+		return error;
+	if (ca.exit_signal > LINUX_CSIGNAL || (ca.flags & LINUX_CSIGNAL) ||
+	    (ca.stack == 0) != (ca.stack_size == 0))
+		return EINVAL;
+	if ((ca.flags | ca.child_tid | ca.parent_tid | ca.stack | ca.stack_size)
+	    >> 32)
+		return EINVAL;		/* past a 32-bit address space */
+	return do_clone(p, (u_int32_t)ca.flags | (u_int32_t)ca.exit_signal,
+	    (u_int32_t)(ca.stack + ca.stack_size), (void *)(u_int32_t)ca.parent_tid,
+	    (u_int32_t)ca.child_tid, rval);
+}
+
+/* Linux's fork leaves the child's registers as the parent's, but %eax. */
+int
+linux_sys_fork(struct proc *p, const u_int32_t *args, int *rval)
+{
+	(void)args;
+	return fork1(p, FORK_KEEPREGS, 0, rval);
+}
+
+int
+linux_sys_vfork(struct proc *p, const u_int32_t *args, int *rval)
+{
+	(void)args;
+	return fork1(p, FORK_SHAREVM | FORK_KEEPREGS, 0, rval);
 }
 
 int
@@ -351,4 +422,55 @@ linux_sys_clock_gettime64(struct proc *p, const u_int32_t *args, int *rval)
 		return error;
 	ts[1] = nsec;
 	return copyout(ts, PTR(1), sizeof(ts));
+}
+
+/* prctl: a process's name (PR_SET_NAME, PR_GET_NAME; ps shows it). */
+#define LINUX_PR_SET_NAME	15
+#define LINUX_PR_GET_NAME	16
+#define LINUX_TASK_COMM_LEN	16
+
+int
+linux_sys_prctl(struct proc *p, const u_int32_t *args, int *rval)
+{
+	char name[LINUX_TASK_COMM_LEN];
+	int error;
+
+	(void)rval;
+	switch (INT(0)) {
+	case LINUX_PR_SET_NAME:
+		if ((error = copyin(PTR(1), name, sizeof(name))) != 0)
+			return error;
+		name[sizeof(name) - 1] = '\0';
+		strlcpy(p->p_comm, name, sizeof(p->p_comm));
+		return 0;
+	case LINUX_PR_GET_NAME:
+		strlcpy(name, p->p_comm, sizeof(name));
+		return copyout(name, PTR(1), sizeof(name));
+	default:
+		return EINVAL;
+	}
+}
+
+/*
+ * uname (Linux's newuname): our names (kern/kern_version.c's uname) in
+ * Linux's six fields of 65 bytes; there is no NIS domain.
+ */
+#define LINUX_UTSLEN	65
+
+int
+linux_sys_uname(struct proc *p, const u_int32_t *args, int *rval)
+{
+	char lu[6][LINUX_UTSLEN];
+	struct utsname u;
+	const char *fields[5] = { u.sysname, u.nodename, u.release, u.version,
+	    u.machine };
+	int i;
+
+	(void)p, (void)rval;
+	uname_fill(&u);
+	memset(lu, 0, sizeof(lu));
+	for (i = 0; i < 5; i++)
+		strlcpy(lu[i], fields[i], LINUX_UTSLEN);
+	strlcpy(lu[5], "(none)", LINUX_UTSLEN);	/* as Linux says */
+	return copyout(lu, PTR(0), sizeof(lu));
 }

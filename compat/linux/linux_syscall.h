@@ -33,6 +33,11 @@ linux_sy_call_t linux_sys_exit, linux_sys_fork, linux_sys_read,
     linux_sys_fcntl64, linux_sys_set_thread_area, linux_sys_set_tid_address,
     linux_sys_clock_gettime, linux_sys_openat, linux_sys_set_robust_list,
     linux_sys_getrandom, linux_sys_statx, linux_sys_rseq,
-    linux_sys_clock_gettime64, linux_sys_clone, linux_sys_dup3;
+    linux_sys_clock_gettime64, linux_sys_clone, linux_sys_dup3,
+    linux_sys_poll, linux_sys_prctl, linux_sys_sigreturn,
+    linux_sys_rt_sigreturn, linux_sys_rt_sigaction,
+    linux_sys_rt_sigprocmask, linux_sys_tkill, linux_sys_tgkill,
+    linux_sys_truncate64, linux_sys_ftruncate64, linux_sys_uname,
+    linux_sys_getcwd, linux_sys_pipe2, linux_sys_clone3, linux_sys_vfork;
 
 #endif

@@ -190,3 +190,244 @@ def test_glibc_program_is_recognised_and_ours_is_not(tmp_path: Path) -> None:
         got = subprocess.run([str(exe)], input=notes, capture_output=True,
                              check=True).stdout.decode().strip()
         assert got == want, f"{prog}: {got}"
+
+
+# -- terminal attributes, signals, wait's status, the terminal's ioctls ----
+#
+# The same C table of names is compiled twice: once with the host's
+# <termios.h>, <signal.h> and <sys/ioctl.h>, which print Linux's values,
+# and once with our headers beside linux_xlate.c, which reads those lines
+# and prints what the translation makes of our value of the same name.
+
+TERMIOS_FLAGS = {
+    "iflag": "IGNBRK BRKINT IGNPAR PARMRK INPCK ISTRIP INLCR IGNCR ICRNL "
+             "IXON IXOFF IXANY IMAXBEL",
+    "oflag": "OPOST ONLCR",
+    "cflag": "CS6 CS7 CS8 CSTOPB CREAD PARENB PARODD HUPCL CLOCAL",
+    "lflag": "ECHOKE ECHOE ECHOK ECHO ECHONL ECHOPRT ECHOCTL ISIG ICANON "
+             "IEXTEN TOSTOP NOFLSH",
+    "cc": "VEOF VEOL VEOL2 VERASE VWERASE VKILL VREPRINT VINTR VQUIT VSUSP "
+          "VSTART VSTOP VLNEXT VDISCARD VMIN VTIME",
+    "sig": "SIGHUP SIGINT SIGQUIT SIGILL SIGTRAP SIGABRT SIGBUS SIGFPE "
+           "SIGKILL SIGUSR1 SIGSEGV SIGUSR2 SIGPIPE SIGALRM SIGTERM SIGCHLD "
+           "SIGCONT SIGSTOP SIGTSTP SIGTTIN SIGTTOU SIGURG SIGXCPU SIGXFSZ "
+           "SIGVTALRM SIGPROF SIGWINCH SIGIO SIGSYS",
+}
+# Linux's terminal ioctls and ours
+IOCTLS = {"TCGETS": "TIOCGETA", "TCSETS": "TIOCSETA", "TCSETSW": "TIOCSETAW",
+          "TCSETSF": "TIOCSETAF", "TIOCGPGRP": "TIOCGPGRP",
+          "TIOCSPGRP": "TIOCSPGRP", "TIOCGWINSZ": "TIOCGWINSZ",
+          "TIOCSWINSZ": "TIOCSWINSZ"}
+
+
+def name_table(names: dict[str, str]) -> str:
+    rows = [f'\t{{ "{kind}", "{n}", (unsigned long){n} }},'
+            for kind, ns in names.items() for n in ns.split()]
+    return ("static const struct { const char *kind, *name; unsigned long v; }"
+            " names[] = {\n" + "\n".join(rows) + "\n};\n"
+            "#define NNAMES (sizeof(names) / sizeof(names[0]))\n")
+
+
+LINUX_SIDE = r"""
+#include <stdio.h>
+#include <termios.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+%s
+int
+main(void)
+{
+	for (unsigned i = 0; i < NNAMES; i++)
+		printf("%%s %%s %%lu\n", names[i].kind, names[i].name, names[i].v);
+	printf("speed B115200 %%lu\n", (unsigned long)B115200);
+	return 0;
+}
+"""
+
+OUR_SIDE = r"""
+#include "compat/linux/linux.h"
+#include "sys/termios.h"
+#include "sys/signal.h"
+#include "sys/ioctl.h"
+int printf(const char *, ...);
+int scanf(const char *, ...);
+int strcmp(const char *, const char *);
+void *memset(void *, int, unsigned long);
+%s
+static unsigned long
+ours(const char *name)
+{
+	for (unsigned i = 0; i < NNAMES; i++)
+		if (strcmp(names[i].name, name) == 0)
+			return names[i].v;
+	return ~0ul;
+}
+
+static tcflag_t *
+word(struct termios *t, const char *kind)
+{
+	return kind[0] == 'i' ? &t->c_iflag : kind[0] == 'o' ? &t->c_oflag :
+	    kind[0] == 'c' ? &t->c_cflag : &t->c_lflag;
+}
+
+static u_int32_t
+lword(struct linux_termios *t, const char *kind)
+{
+	return kind[0] == 'i' ? t->c_iflag : kind[0] == 'o' ? t->c_oflag :
+	    kind[0] == 'c' ? t->c_cflag : t->c_lflag;
+}
+
+int
+main(void)
+{
+	char kind[16], name[32], bname[32];
+	unsigned long lv, v;
+	struct termios t, back;
+	struct linux_termios lt;
+	u_long bcmd;
+	int i, k;
+
+	while (scanf("%%15s %%31s %%lu %%31s", kind, name, &lv, bname) == 4) {
+		v = ours(bname);
+		memset(&t, 0, sizeof(t));
+		t.c_ospeed = 38400;
+		if (strcmp(kind, "cc") == 0) {
+			for (i = 0; i < NCCS; i++)
+				t.c_cc[i] = _POSIX_VDISABLE;
+			t.c_cc[v] = 'A';
+			linux_termios_from(&t, &lt);
+			for (k = -1, i = 0; i < LINUX_NCCS; i++)
+				if (lt.c_cc[i] == 'A')
+					k = i;
+			linux_termios_to(&lt, &back);
+			printf("%%s %%s %%d %%d\n", kind, name, k, back.c_cc[v] == 'A');
+		} else if (strcmp(kind, "sig") == 0) {
+			printf("%%s %%s %%d %%d\n", kind, name, bsd_to_linux_sig(v),
+			    linux_to_bsd_sig(lv) == (int)v);
+		} else if (strcmp(kind, "ioctl") == 0) {
+			k = linux_ioctl_cmd(lv, &bcmd);
+			printf("%%s %%s %%d %%d\n", kind, name, k, bcmd == v);
+		} else if (strcmp(kind, "speed") == 0) {
+			memset(&lt, 0, sizeof(lt));
+			lt.c_cflag = lv;
+			linux_termios_to(&lt, &back);
+			t.c_ospeed = 115200;
+			linux_termios_from(&t, &lt);
+			printf("%%s %%s %%d %%lu\n", kind, name, back.c_ospeed,
+			    (unsigned long)lt.c_cflag);
+		} else {
+			*word(&t, kind) = v;
+			linux_termios_from(&t, &lt);
+			linux_termios_to(&lt, &back);
+			printf("%%s %%s %%lu %%d\n", kind, name,
+			    (unsigned long)(lword(&lt, kind) &
+			    (kind[0] == 'c' ? ~0x100fu : ~0u)),	/* not CBAUD */
+			    *word(&back, kind) == v);
+		}
+	}
+	printf("size %%u\n", (unsigned)sizeof(struct linux_termios));
+	printf("sigset %%llu %%u\n",
+	    (unsigned long long)bsd_to_linux_sigset(sigmask(SIGCHLD) | sigmask(SIGUSR1)),
+	    linux_to_bsd_sigset((1ull << 16) | (1ull << 9) | (1ull << 40)) ==
+	    (sigmask(SIGCHLD) | sigmask(SIGUSR1)));
+	printf("wstatus %%d %%d %%d %%d\n", linux_wstatus(3 << 8),
+	    linux_wstatus(SIGUSR1), linux_wstatus(SIGBUS | 0x80),
+	    linux_wstatus(SIGTSTP << 8 | 0x7f));
+	printf("saflags %%u %%d\n", bsd_to_linux_saflags(SA_RESTART | SA_NODEFER),
+	    linux_to_bsd_saflags(0x80000000u | 0x04000000 | 0x4));
+	printf("unknown %%d %%d %%d\n", linux_ioctl_cmd(0x541b, &bcmd),
+	    linux_to_bsd_sig(16), bsd_to_linux_sig(SIGINFO));
+	return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def translated(tmp_path_factory) -> dict[str, list[str]]:
+    tmp = tmp_path_factory.mktemp("xlate2")
+    names = dict(TERMIOS_FLAGS)
+    names["ioctl"] = " ".join(IOCTLS)
+    host_src = tmp / "linux_side.c"
+    host_src.write_text(LINUX_SIDE % name_table(names))
+    subprocess.run(["gcc", "-Wall", "-o", str(tmp / "linux_side"),
+                    str(host_src)], check=True)
+    linux = subprocess.run([str(tmp / "linux_side")], capture_output=True,
+                           text=True, check=True).stdout
+    ours = dict(TERMIOS_FLAGS)
+    ours["ioctl"] = " ".join(IOCTLS.values())
+    exe = build(tmp, "our_side", OUR_SIDE % name_table(ours))
+    lines = []
+    for line in linux.splitlines():
+        kind, name, value = line.split()
+        lines.append(f"{kind} {name} {value} {IOCTLS.get(name, name) if kind == 'ioctl' else name}")
+    out = subprocess.run([str(exe)], input="\n".join(lines) + "\n",
+                         capture_output=True, text=True, check=True).stdout
+    res: dict[str, list[str]] = {"linux": linux.splitlines()}
+    for line in out.splitlines():
+        key, *vals = line.split()
+        res.setdefault(key, []).append(" ".join(vals))
+    return res
+
+
+def linux_values(res, kind: str) -> dict[str, int]:
+    return {n: int(v) for k, n, v in (l.split() for l in res["linux"])
+            if k == kind}
+
+
+@pytest.mark.parametrize("kind", ["iflag", "oflag", "cflag", "lflag"])
+def test_termios_flags_are_linux_bits_and_come_back(translated, kind) -> None:
+    want = linux_values(translated, kind)
+    got = {n: (int(v), ok) for n, v, ok in
+           (l.split() for l in translated[kind])}
+    assert got == {n: (v, "1") for n, v in want.items()}
+
+
+def test_control_characters_move_to_linux_indices(translated) -> None:
+    want = linux_values(translated, "cc")
+    got = {n: (int(i), ok) for n, i, ok in
+           (l.split() for l in translated["cc"])}
+    assert got == {n: (v, "1") for n, v in want.items()}
+
+
+def test_linux_termios_is_the_kernels_36_bytes(translated) -> None:
+    assert translated["size"] == ["36"]
+
+
+def test_speed_code_translates(translated) -> None:
+    # Linux's B115200 is a code in c_cflag; ours is bits per second.
+    b115200 = linux_values(translated, "speed")["B115200"]
+    assert translated["speed"] == [f"B115200 115200 {b115200}"]
+
+
+def test_signal_numbers_translate_both_ways(translated) -> None:
+    want = linux_values(translated, "sig")
+    got = {n: (int(v), ok) for n, v, ok in
+           (l.split() for l in translated["sig"])}
+    assert got == {n: (v, "1") for n, v in want.items()}
+
+
+def test_signal_sets_wait_status_and_sigaction_flags(translated) -> None:
+    sig = linux_values(translated, "sig")
+    # SIGCHLD and SIGUSR1 as Linux's bits; a real-time one (41) dropped
+    assert translated["sigset"] == [
+        f"{(1 << (sig['SIGCHLD'] - 1)) | (1 << (sig['SIGUSR1'] - 1))} 1"]
+    # exit 3 unchanged; killed by SIGUSR1; SIGBUS with a core; stopped by SIGTSTP
+    assert translated["wstatus"] == [
+        f"{3 << 8} {sig['SIGUSR1']} {sig['SIGBUS'] | 0x80} "
+        f"{sig['SIGTSTP'] << 8 | 0x7f}"]
+    # SA_RESTART|SA_NODEFER; SA_RESETHAND (SA_RESTORER, SA_SIGINFO: the
+    # layer's own) -> ours 0x4
+    assert translated["saflags"] == [f"{0x10000000 | 0x40000000} 4"]
+
+
+def test_terminal_ioctls_map_to_ours(translated) -> None:
+    got = {n: (int(k), ok) for n, k, ok in
+           (l.split() for l in translated["ioctl"])}
+    assert all(ok == "1" and k > 0 for k, ok in got.values()), got
+    assert set(got) == set(IOCTLS)
+
+
+def test_unknown_ioctl_and_signals_without_a_twin(translated) -> None:
+    # FIONREAD is not translated (ENOTTY); SIGSTKFLT and our SIGINFO have
+    # no twin
+    assert translated["unknown"] == ["0 0 0"]

@@ -12,11 +12,19 @@
  *	tls	set_thread_area: segments that reach past user space, not
  *		present, clearing the one %gs holds; glibc's own still works
  *	mprotect  outside user space, unaligned, unmapped, bad protections
- *	clone	fork's form (glibc's fork(), CLONE_CHILD_SETTID...); the
- *		thread forms refused cleanly
+ *	clone	fork's form (glibc's fork(), CLONE_CHILD_SETTID...), vfork's
+ *		(CLONE_VM|CLONE_VFORK, vfork(); system() and popen() on
+ *		them); the thread forms refused cleanly
  *	writev	an unreadable iovec array or lengths past SSIZE_MAX: nothing
  *		written; a bad buffer after a good one: the partial count
  *	dup3	with and without O_CLOEXEC, its EINVALs; glibc's freopen
+ *	signals	rt_sigaction's EINVALs; handlers on both of Linux's frames
+ *		(glibc's restorers), the mask inside and after, blocking,
+ *		signal numbers in kill and in wait's status; a forged
+ *		sigreturn frame kills only its process
+ *	term	the terminal's ioctls (TCGETS/TCSETS round trip, the window
+ *		size, ENOTTY elsewhere), poll, pipe2, getcwd, prctl, uname
+ *	nosys	(not in "all") unknown calls: ENOSYS, and one console line
  *	full	(not in "all") dir is on a full file system: write, writev
  *		and stdio's fwrite/fclose all say ENOSPC
  *
@@ -30,6 +38,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/utsname.h>
+#include <poll.h>
+#include <termios.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,6 +60,15 @@
 #define NR_openat		295
 #define NR_dup3			330
 #define NR_statx		383
+#define NR_ioctl		54
+#define NR_sigreturn		119
+#define NR_poll			168
+#define NR_prctl		172
+#define NR_rt_sigaction		174
+#define NR_rt_sigprocmask	175
+#define NR_getcwd		183
+#define NR_tgkill		270
+#define NR_pipe2		331
 
 #define CLONE_VM		0x00000100
 #define CLONE_FS		0x00000200
@@ -331,12 +353,40 @@ reap(long pid)
 	return WEXITSTATUS(st);
 }
 
+static volatile int vfork_marker;	/* a vfork child's store */
+
+/*
+ * clone(CLONE_VM|CLONE_VFORK|SIGCHLD) onto stack; the child, in our
+ * memory, sets vfork_marker to 1 and exits 3 without touching a stack
+ * (it has one with nothing on it).  Returns what the parent got.
+ */
+static long
+vfork_on(char *stack)
+{
+	long r;
+
+	__asm volatile("int $0x80\n\t"
+	    "testl %%eax, %%eax\n\t"
+	    "jnz 1f\n\t"
+	    "movl $1, vfork_marker\n\t"
+	    "movl $1, %%eax\n\t"		/* exit(3) */
+	    "movl $3, %%ebx\n\t"
+	    "int $0x80\n"
+	    "1:"
+	    : "=a"(r)
+	    : "a"(NR_clone), "b"(CLONE_VM | CLONE_VFORK | SIGCHLD), "c"(stack),
+	      "d"(0), "S"(0), "D"(0)
+	    : "memory");
+	return r;
+}
+
 static void
 t_clone(void)
 {
 	volatile int ctid = -1, ptid = -1;
 	long pid, me = getpid(), r;
-	char *stack = malloc(16384);
+	char *stack = malloc(16384), line[64];
+	FILE *f;
 	int st;
 
 	pid = fork();
@@ -392,12 +442,35 @@ t_clone(void)
 		rawexit(0);
 	check("clone, pthread_create's flags: ENOSYS or EINVAL",
 	    r == -ENOSYS || r == -EINVAL, r);
-	r = sys(NR_clone, CLONE_VM | CLONE_VFORK | SIGCHLD,
-	    (long)(stack + 16384), 0, 0, 0);
+	vfork_marker = 0;
+	r = vfork_on(stack + 16384);
+	check("clone, posix_spawn's CLONE_VM|CLONE_VFORK: the child ran in "
+	    "our memory first", r > 0 && vfork_marker == 1, r);
+	st = r > 0 ? reap(r) : -1;
+	check("... and exited 3", st == 3, st);
+	vfork_marker = 0;
+	if ((pid = vfork()) == 0) {
+		vfork_marker = 2;
+		_exit(4);
+	}
+	check("glibc vfork(): the child ran in our memory first",
+	    pid > 0 && vfork_marker == 2, pid);
+	st = pid > 0 ? reap(pid) : -1;
+	check("... and exited 4", st == 4, st);
+	r = sys(NR_clone, CLONE_VM | SIGCHLD, (long)(stack + 16384), 0, 0, 0);
 	if (r == 0)
 		rawexit(0);
-	check("clone, posix_spawn's CLONE_VM|CLONE_VFORK: ENOSYS or EINVAL",
+	check("clone, CLONE_VM without CLONE_VFORK: ENOSYS or EINVAL",
 	    r == -ENOSYS || r == -EINVAL, r);
+	st = system("exit 5");
+	check("glibc system() (posix_spawn): the shell's status",
+	    WIFEXITED(st) && WEXITSTATUS(st) == 5, st);
+	f = popen("echo through popen", "r");
+	check("glibc popen(): the command's output", f != NULL &&
+	    fgets(line, sizeof(line), f) != NULL &&
+	    strcmp(line, "through popen\n") == 0, errno);
+	if (f != NULL)
+		check("... pclose: its status", pclose(f) == 0, 0);
 	r = sys(NR_clone, SIGUSR1, 0, 0, 0, 0);
 	if (r == 0)
 		rawexit(0);
@@ -510,6 +583,234 @@ t_dup3(const char *dir)
 	unlink(path);
 }
 
+/* --- signals ------------------------------------------------------------- */
+
+static volatile int caught, caught_info, info_signo, masked_inside;
+
+static void
+on_signal(int sig)
+{
+	sigset_t now;
+
+	caught = sig;
+	sigprocmask(SIG_BLOCK, NULL, &now);
+	masked_inside = sigismember(&now, sig);
+}
+
+static void
+on_siginfo(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	caught_info = sig;
+	info_signo = si->si_signo;
+}
+
+/* A sigreturn with no frame under it: the child dies of SIGSEGV. */
+static int
+c_forged_sigreturn(void *arg)
+{
+	(void)arg;
+	__asm volatile("movl $0xbfff0000, %%esp; movl $119, %%eax; int $0x80"
+	    ::: "memory");
+	return 0;
+}
+
+static void
+t_signals(void)
+{
+	struct sigaction sa, old;
+	sigset_t set, now;
+	unsigned long long kset[2] = { 0, 0 };
+	int status;
+	pid_t pid;
+
+	expect("rt_sigaction with a 4-byte set: EINVAL",
+	    sys(NR_rt_sigaction, SIGUSR1, 0, (long)kset, 4, 0), -EINVAL);
+	expect("rt_sigaction of signal 0: EINVAL",
+	    sys(NR_rt_sigaction, 0, 0, (long)kset, 8, 0), -EINVAL);
+	expect("rt_sigaction of signal 65: EINVAL",
+	    sys(NR_rt_sigaction, 65, 0, (long)kset, 8, 0), -EINVAL);
+	expect("rt_sigaction of SIGKILL: EINVAL",
+	    sys(NR_rt_sigaction, SIGKILL, (long)kset, 0, 8, 0), -EINVAL);
+	expect("rt_sigaction to an unreadable address: EFAULT",
+	    sys(NR_rt_sigaction, SIGUSR1, (long)KERNADDR, 0, 8, 0), -EFAULT);
+	expect("rt_sigprocmask with a bad how: EINVAL",
+	    sys(NR_rt_sigprocmask, 7, (long)kset, 0, 8, 0), -EINVAL);
+
+	signal(SIGUSR2, on_signal);
+	caught = 0;
+	raise(SIGUSR2);
+	check("a plain handler runs (sigreturn's frame)", caught == SIGUSR2,
+	    caught);
+	check("... with its signal blocked inside", masked_inside == 1,
+	    masked_inside);
+	sigprocmask(SIG_BLOCK, NULL, &now);
+	check("... and unblocked after", !sigismember(&now, SIGUSR2), 0);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_siginfo;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigaction(SIGUSR1, &sa, NULL);
+	caught_info = info_signo = 0;
+	kill(getpid(), SIGUSR1);
+	check("an SA_SIGINFO handler runs (rt_sigreturn's frame)",
+	    caught_info == SIGUSR1 && info_signo == SIGUSR1, caught_info);
+	sigaction(SIGUSR1, NULL, &old);
+	check("sigaction gives back the handler and its flags",
+	    old.sa_sigaction == on_siginfo &&
+	    (old.sa_flags & (SA_SIGINFO | SA_RESTART)) ==
+	    (SA_SIGINFO | SA_RESTART), old.sa_flags);
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	caught_info = 0;
+	kill(getpid(), SIGUSR1);
+	check("a blocked signal waits", caught_info == 0, caught_info);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	check("... and comes when unblocked", caught_info == SIGUSR1,
+	    caught_info);
+	expect("tgkill of another thread group's thread: ESRCH",
+	    sys(NR_tgkill, getpid(), getpid() + 1, SIGUSR1, 0, 0), -ESRCH);
+	signal(SIGUSR1, SIG_DFL);
+	signal(SIGUSR2, SIG_DFL);
+
+	if ((pid = fork()) == 0) {
+		kill(getpid(), SIGUSR1);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	check("a child killed by SIGUSR1: wait says SIGUSR1",
+	    WIFSIGNALED(status) && WTERMSIG(status) == SIGUSR1, status);
+	status = inchild(c_forged_sigreturn, NULL);
+	check("sigreturn on a forged frame: SIGSEGV, the kernel lives",
+	    WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV, status);
+}
+
+/* --- term: the terminal's ioctls, poll, getcwd, prctl, uname ------------- */
+
+/* The kernel's struct termios, which TCGETS fills (not glibc's). */
+struct kernel_termios {
+	unsigned c_iflag, c_oflag, c_cflag, c_lflag;
+	unsigned char c_line, c_cc[19];
+};
+
+static void
+t_term(const char *dir)
+{
+	struct kernel_termios t, orig, back;
+	struct winsize ws, ows;
+	struct pollfd pfd[2];
+	struct utsname u;
+	char buf[256], name[16];
+	long tty = open("/dev/tty", O_RDWR), fd, r;
+	int p[2];
+
+	check("open /dev/tty", tty >= 0, errno);
+	expect("TCGETS on the terminal",
+	    sys(NR_ioctl, tty, TCGETS, (long)&orig, 0, 0), 0);
+	check("... Linux's bits: ICANON, ECHO, ISIG, ICRNL, ONLCR",
+	    (orig.c_lflag & (ICANON | ECHO | ISIG)) == (ICANON | ECHO | ISIG) &&
+	    (orig.c_iflag & ICRNL) && (orig.c_oflag & (OPOST | ONLCR)) ==
+	    (OPOST | ONLCR), orig.c_lflag);
+	check("... Linux's indices: VINTR ^C, VERASE DEL, VEOF ^D, VMIN 1",
+	    orig.c_cc[VINTR] == 3 && orig.c_cc[VERASE] == 0x7f &&
+	    orig.c_cc[VEOF] == 4 && orig.c_cc[VMIN] == 1, orig.c_cc[VINTR]);
+	t = orig;
+	t.c_lflag &= ~(ICANON | ECHO);
+	expect("TCSETS: raw", sys(NR_ioctl, tty, TCSETS, (long)&t, 0, 0), 0);
+	sys(NR_ioctl, tty, TCGETS, (long)&back, 0, 0);
+	check("... TCGETS says so", !(back.c_lflag & (ICANON | ECHO)) &&
+	    (back.c_lflag & ISIG), back.c_lflag);
+	expect("TCSETSW: back as it was",
+	    sys(NR_ioctl, tty, TCSETSW, (long)&orig, 0, 0), 0);
+	sys(NR_ioctl, tty, TCGETS, (long)&back, 0, 0);
+	check("... every field as it was", memcmp(&back, &orig,
+	    sizeof(orig)) == 0, back.c_lflag);
+	sys(NR_ioctl, tty, TIOCGWINSZ, (long)&ows, 0, 0);
+	ws.ws_row = 30;
+	ws.ws_col = 100;
+	ws.ws_xpixel = ws.ws_ypixel = 0;
+	expect("TIOCSWINSZ", sys(NR_ioctl, tty, TIOCSWINSZ, (long)&ws, 0, 0), 0);
+	memset(&ws, 0, sizeof(ws));
+	expect("TIOCGWINSZ", sys(NR_ioctl, tty, TIOCGWINSZ, (long)&ws, 0, 0), 0);
+	check("... 30 x 100", ws.ws_row == 30 && ws.ws_col == 100, ws.ws_row);
+	sys(NR_ioctl, tty, TIOCSWINSZ, (long)&ows, 0, 0);
+	expect("TCGETS to an unwritable address: EFAULT",
+	    sys(NR_ioctl, tty, TCGETS, (long)KERNADDR, 0, 0), -EFAULT);
+	expect("an unknown ioctl on the terminal: ENOTTY",
+	    sys(NR_ioctl, tty, 0x541b, (long)&r, 0, 0), -ENOTTY);
+	fd = open("/etc/passwd", O_RDONLY);
+	expect("TCGETS on a file: ENOTTY",
+	    sys(NR_ioctl, fd, TCGETS, (long)&t, 0, 0), -ENOTTY);
+	close(fd);
+	fd = open("/dev/null", O_RDWR);
+	expect("TCGETS on /dev/null: ENOTTY",
+	    sys(NR_ioctl, fd, TCGETS, (long)&t, 0, 0), -ENOTTY);
+	close(fd);
+	expect("TCGETS on a descriptor not open: EBADF",
+	    sys(NR_ioctl, 99, TCGETS, (long)&t, 0, 0), -EBADF);
+
+	check("pipe (glibc: pipe2)", pipe(p) == 0, errno);
+	pfd[0].fd = p[0];
+	pfd[0].events = POLLIN;
+	pfd[1].fd = tty;
+	pfd[1].events = POLLOUT;
+	expect("poll: the terminal can be written, the pipe is empty",
+	    sys(NR_poll, (long)pfd, 2, 50, 0, 0), 1);
+	check("... revents", pfd[0].revents == 0 && pfd[1].revents == POLLOUT,
+	    pfd[1].revents);
+	write(p[1], "x", 1);
+	expect("poll: the pipe has a byte", sys(NR_poll, (long)pfd, 1, 10000, 0,
+	    0), 1);
+	close(p[0]);
+	close(p[1]);
+	close(tty);
+	expect("pipe2 with O_CLOEXEC|O_NONBLOCK",
+	    sys(NR_pipe2, (long)p, O_CLOEXEC | O_NONBLOCK, 0, 0, 0), 0);
+	check("... both ends close-on-exec and non-blocking",
+	    fcntl(p[0], F_GETFD) == FD_CLOEXEC && fcntl(p[1], F_GETFD) ==
+	    FD_CLOEXEC && (fcntl(p[0], F_GETFL) & O_NONBLOCK), errno);
+	check("... an empty read: EAGAIN", read(p[0], buf, 1) == -1 &&
+	    errno == EAGAIN, errno);
+	close(p[0]);
+	close(p[1]);
+	expect("pipe2 with an unknown flag: EINVAL",
+	    sys(NR_pipe2, (long)p, O_APPEND, 0, 0, 0), -EINVAL);
+	expect("pipe2 to an unwritable address: EFAULT",
+	    sys(NR_pipe2, (long)KERNADDR, 0, 0, 0, 0), -EFAULT);
+
+	expect("getcwd into one byte: ERANGE",
+	    sys(NR_getcwd, (long)buf, 1, 0, 0, 0), -ERANGE);
+	r = sys(NR_getcwd, (long)buf, sizeof(buf), 0, 0, 0);
+	check("getcwd: the directory and its length with the NUL",
+	    r == (long)strlen(dir) + 1 && strcmp(buf, dir) == 0, r);
+	expect("getcwd to an unwritable address: EFAULT",
+	    sys(NR_getcwd, (long)KERNADDR, sizeof(buf), 0, 0, 0), -EFAULT);
+	expect("prctl PR_SET_NAME",
+	    sys(NR_prctl, PR_SET_NAME, (long)"rawname", 0, 0, 0), 0);
+	memset(name, 0, sizeof(name));
+	sys(NR_prctl, PR_GET_NAME, (long)name, 0, 0, 0);
+	check("... PR_GET_NAME gives it back", strcmp(name, "rawname") == 0, 0);
+	expect("prctl of an unknown option: EINVAL",
+	    sys(NR_prctl, 9999, 0, 0, 0, 0), -EINVAL);
+	check("uname: our machine", uname(&u) == 0 &&
+	    strcmp(u.machine, "i386") == 0 && u.sysname[0] != '\0', errno);
+}
+
+/* --- nosys: calls the layer does not know -------------------------------- */
+
+static void
+t_nosys(void)
+{
+	expect("an unknown call (449): ENOSYS", sys(449, 0, 0, 0, 0, 0),
+	    -ENOSYS);
+	expect("... again: ENOSYS", sys(449, 1, 2, 3, 4, 5), -ENOSYS);
+	expect("a number past the table (100000): ENOSYS",
+	    sys(100000, 0, 0, 0, 0, 0), -ENOSYS);
+	expect("a negative number: ENOSYS", sys(-1, 0, 0, 0, 0, 0), -ENOSYS);
+}
+
 /* --- full: dir is on a full file system ---------------------------------- */
 
 static void
@@ -568,7 +869,7 @@ int
 main(int argc, char *argv[])
 {
 	static const char *all[] = { "openat", "tls", "mprotect", "clone",
-	    "writev", "dup3", NULL };
+	    "writev", "dup3", "signals", "term", NULL };
 	const char *dir = "/tmp", **sections = all;
 	int i;
 
@@ -598,6 +899,12 @@ main(int argc, char *argv[])
 			t_writev(dir);
 		else if (strcmp(s, "dup3") == 0)
 			t_dup3(dir);
+		else if (strcmp(s, "signals") == 0)
+			t_signals();
+		else if (strcmp(s, "term") == 0)
+			t_term(dir);
+		else if (strcmp(s, "nosys") == 0)
+			t_nosys();
 		else if (strcmp(s, "full") == 0)
 			t_full(dir);
 		else {

@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,6 +386,57 @@ test_processes(char *self)
 	close(p[1]);
 }
 
+/* poll: a pipe's ends, a file, a bad descriptor, the timeout, a child's write. */
+static void
+test_poll(void)
+{
+	struct pollfd fds[4];
+	struct timeval t0, t1;
+	int p[2], fd, status;
+	pid_t pid;
+
+	succeeds(pipe(p), "pipe for poll");
+	fd = open(path("f"), O_RDONLY);
+	fds[0].fd = p[0];
+	fds[0].events = POLLIN;
+	fds[1].fd = p[1];
+	fds[1].events = POLLOUT;
+	fds[2].fd = fd;
+	fds[2].events = POLLIN | POLLOUT;
+	fds[3].fd = 99;
+	fds[3].events = POLLIN;
+	check(poll(fds, 4, 0) == 3 && fds[0].revents == 0 &&
+	    fds[1].revents == POLLOUT && fds[2].revents == (POLLIN | POLLOUT) &&
+	    fds[3].revents == POLLNVAL, "poll: ready ends, a file, a bad fd",
+	    "revents %x %x %x %x", fds[0].revents, fds[1].revents,
+	    fds[2].revents, fds[3].revents);
+	gettimeofday(&t0, NULL);
+	check(poll(fds, 1, 150) == 0 && fds[0].revents == 0,
+	    "poll: an empty pipe times out", "revents %x", fds[0].revents);
+	gettimeofday(&t1, NULL);
+	check((t1.tv_sec - t0.tv_sec) * 1000000 + t1.tv_usec - t0.tv_usec >=
+	    140000, "poll waits for its timeout", "woke early");
+	if ((pid = fork()) == 0) {
+		struct timespec ts = { 0, 100000000 };
+
+		nanosleep(&ts, NULL);
+		write(p[1], "x", 1);
+		_exit(0);
+	}
+	check(poll(fds, 1, -1) == 1 && fds[0].revents == POLLIN,
+	    "poll wakes when another process writes", "revents %x",
+	    fds[0].revents);
+	waitpid(pid, &status, 0);
+	close(p[1]);
+	check(poll(fds, 1, 0) == 1 && fds[0].revents == (POLLIN | POLLHUP),
+	    "poll: a pipe with no writer left says POLLHUP", "revents %x",
+	    fds[0].revents);
+	fails(poll((struct pollfd *)BAD, 1, 0), EFAULT, "poll with a bad array");
+	fails(poll(fds, 100000, 0), EINVAL, "poll with too many descriptors");
+	close(p[0]);
+	close(fd);
+}
+
 static void
 test_dirents(void)
 {
@@ -521,6 +573,7 @@ main(int argc, char **argv)
 	test_attrs();
 	test_users();
 	test_processes(argv[0]);
+	test_poll();
 	test_dirents();
 	test_bigfile();
 	if (enospc)
