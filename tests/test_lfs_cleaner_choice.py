@@ -1,4 +1,4 @@
-"""The cleaner's choice of a segment (thesis 6.4; libexec/lfs_cleanerd/
+"""The cleaner's choice of a segment (thesis 6.2.5; libexec/lfs_cleanerd/
 choose.c), on a real file system.  Four files of 256 KB in 256 KB
 segments, six seconds between the first two and the others; then parts
 of the first two are rewritten and the third removed.  The old segments are the

@@ -1,5 +1,5 @@
 /*
- * Which segment the cleaner cleans next (thesis 6.4; Rosenblum and
+ * Which segment the cleaner cleans next (thesis 6.2.5; Rosenblum and
  * Ousterhout's Sprite LFS), chosen from the segment usage table (thesis
  * 6.1.1: SEGUSE, in the ifile) and nothing else: each segment's live
  * bytes, when it was last written, and its flags.

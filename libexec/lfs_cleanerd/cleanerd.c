@@ -1,5 +1,5 @@
 /*
- * lfs_cleanerd: the user-level cleaner of BSD-LFS (thesis 6.4; 4.4BSD
+ * lfs_cleanerd: the user-level cleaner of BSD-LFS (thesis 6.2.5; 4.4BSD
  * libexec/lfs_cleanerd).  mount -t lfs starts one for each read-write
  * LFS; several may run on one file system (the kernel checks every
  * block they move is still live).
@@ -28,7 +28,7 @@
  * woke it because a writer waits for space, clean the best segment:
  *
  *	greedy  1 - u                 u: live bytes / segment bytes
- *	cost-benefit (thesis 6.4, from Sprite LFS)
+ *	cost-benefit (thesis 6.2.5, from Sprite LFS)
  *	    (1 - u) * age / (1 + u)   age: seconds since last written
  *
  * (choose.c, which says which segments are candidates at all).

@@ -1,4 +1,4 @@
-"""lfs_cleanerd's choice of a segment (thesis 6.4; libexec/lfs_cleanerd/
+"""lfs_cleanerd's choice of a segment (thesis 6.2.5; libexec/lfs_cleanerd/
 choose.c), on the host: segment usage tables made up so that greedy,
 cost-benefit and the rules on which segments are candidates at all each
 give one answer, and a cleaner that takes the first candidate it finds
