@@ -1,5 +1,5 @@
 /*
- * lfs_cleanerd: the user-level cleaner of BSD-LFS (thesis 6.4; 4.4BSD
+ * lfs_cleanerd: the user-level cleaner of BSD-LFS (thesis 6.2.5; 4.4BSD
  * libexec/lfs_cleanerd).  mount -t lfs starts one for each read-write
  * LFS; several may run on one file system (the kernel checks every
  * block they move is still live).
@@ -28,8 +28,10 @@
  * woke it because a writer waits for space, clean the best segment:
  *
  *	greedy  1 - u                 u: live bytes / segment bytes
- *	cost-benefit (thesis 6.4, from Sprite LFS)
+ *	cost-benefit (thesis 6.2.5, from Sprite LFS)
  *	    (1 - u) * age / (1 + u)   age: seconds since last written
+ *
+ * (choose.c, which says which segments are candidates at all).
  *
  * Greedy is the default because it measured twice as fast on TPC-B
  * (uniform random updates, where an old segment is no more stable than
@@ -63,7 +65,6 @@
 
 #define SEGWAIT_SECS	30	/* -i: between passes, when quiet */
 #define BATCH		4	/* segments cleaned per checkpoint */
-#define MINGAIN		12	/* blocks a cleaned segment must free */
 
 static volatile sig_atomic_t done;
 static time_t lastsync;
@@ -149,53 +150,19 @@ readsegtab(struct cleaner *c)
 	return 0;
 }
 
-/* The best segment to clean now, or -1: none worth it. */
+/* The best segment to clean now, or -1: none worth it (choose.c). */
 static long
 choose(struct cleaner *c, u_int32_t *nclean)
 {
-	double best = 0, segbytes = (double)lfs_segbytes(&c->sb);
-	time_t now = time(NULL);
-	long pick = -1;
-	u_int32_t sn;
+	struct segscan scan;
+	long sn;
 
-	*nclean = 0;
-	c->freesegs = 0;
-	c->activegain = 0;
-	for (sn = 0; sn < c->sb.dlfs_nseg; sn++) {
-		SEGUSE *sup = seguse(c, sn);
-		double u, score, age;
-
-		if (!(sup->su_flags & SEGUSE_DIRTY)) {
-			(*nclean)++;
-			c->freesegs += 1;
-			continue;
-		}
-		c->freesegs += 1 - sup->su_nbytes / segbytes;
-		u = sup->su_nbytes / segbytes;
-		/* Worth it only if it frees more than moving it costs: a
-		 * summary, inode blocks, its share of the checkpoint. */
-		if (segbytes - sup->su_nbytes < MINGAIN * c->sb.dlfs_bsize)
-			continue;
-		if (sup->su_flags & SEGUSE_ACTIVE) {
-			/* Written since the checkpoint: not yet. */
-			if (u <= 0.9 && !(sup->su_flags & SEGUSE_CLEANING))
-				c->activegain = 1;
-			continue;
-		}
-		if (u > 0.9)
-			continue;	/* too little to gain */
-		age = (double)(now - (time_t)sup->su_lastmod) + 1;
-		if (age < 1)
-			age = 1;
-		score = c->costbenefit ? (1 - u) * age / (1 + u) : 1 - u;
-		if (sup->su_nbytes == 0)
-			score = 1e30;	/* free for the taking */
-		if (score > best) {
-			best = score;
-			pick = sn;
-		}
-	}
-	return pick;
+	sn = choose_segment(&c->sb, (const SEGUSE *)c->segtab, c->costbenefit,
+	    time(NULL), &scan);
+	*nclean = scan.nclean;
+	c->freesegs = scan.freesegs;
+	c->activegain = scan.activegain;
+	return sn;
 }
 
 static void

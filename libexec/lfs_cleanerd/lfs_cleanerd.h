@@ -8,6 +8,7 @@
 #include <sys/mount.h>
 #include "sys/ufs/dinode.h"
 #include "sys/ufs/lfs.h"
+#include "choose.h"
 
 struct cleaner {
 	const char *mnt;		/* mount point */

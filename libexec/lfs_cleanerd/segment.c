@@ -1,5 +1,5 @@
 /*
- * Cleaning one segment (thesis 6.4): read it whole from the raw device,
+ * Cleaning one segment (thesis 6.2.5): read it whole from the raw device,
  * list every block its partial segments carry (FINFO blocks and the
  * inodes of its inode blocks), ask the kernel which are still live
  * (lfs_bmapv: live means the file still has that block at this
