@@ -77,14 +77,29 @@ showline(unsigned long off, const unsigned char *b, int n)
 	}
 }
 
-/* Fill up to LINE bytes from the files in turn; 0 at the end. */
+/*
+ * Fill up to LINE bytes from the files in turn; 0 at the end.  The files
+ * are read INBUF bytes at a time: a read(2) per 16-byte line made a
+ * 6 MB dump take 393,216 system calls.
+ */
+#define INBUF	8192
+
 static int
 fill(unsigned char *b, char ***files, int *fd)
 {
+	static unsigned char in[INBUF];
+	static int inlen, inpos;
 	int n, r;
 
 	n = 0;
 	while (n < LINE) {
+		if (inpos < inlen) {
+			r = inlen - inpos < LINE - n ? inlen - inpos : LINE - n;
+			memcpy(b + n, in + inpos, r);
+			inpos += r;
+			n += r;
+			continue;
+		}
 		if (*fd < 0) {
 			if (**files == NULL)
 				break;
@@ -97,7 +112,7 @@ fill(unsigned char *b, char ***files, int *fd)
 				continue;
 			}
 		}
-		if ((r = read(*fd, b + n, LINE - n)) <= 0) {
+		if ((r = read(*fd, in, INBUF)) <= 0) {
 			if (r < 0) {
 				warn("%s", **files);
 				rval = 1;
@@ -108,7 +123,8 @@ fill(unsigned char *b, char ***files, int *fd)
 			(*files)++;
 			continue;
 		}
-		n += r;
+		inlen = r;
+		inpos = 0;
 	}
 	return n;
 }
