@@ -83,12 +83,16 @@ lfs_dirop_begin(struct vnode *dvp, int frees)
 	if (dvp->v_mount->mnt_flag & MNT_RDONLY)
 		return EROFS;
 	if (LFS_PROC(curproc)->lp_dirop == 0) {
-		while (fs->lfs_writer)
+		while (fs->lfs_writer) {
+			fs->lfs_stats.dirop_waits++;
 			tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
+		}
 		if ((error = lfs_dirop_room(dvp, frees)) != 0)
 			return error;
-		while (fs->lfs_writer)
+		while (fs->lfs_writer) {
+			fs->lfs_stats.dirop_waits++;
 			tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
+		}
 	}
 	fs->lfs_dirops++;
 	LFS_PROC(curproc)->lp_dirop++;
@@ -133,8 +137,10 @@ lfs_writer_enter(struct lfs *fs)
 	LFS_ASSERT_SEGLOCK(fs);
 	/* LAB(dirops) begin */
 	fs->lfs_writer = LFS_WRITER_DRAIN;
-	while (fs->lfs_dirops > 0)
+	while (fs->lfs_dirops > 0) {
+		fs->lfs_stats.writer_waits++;
 		tsleep(&fs->lfs_dirops, 0, "lfswriter", 0);
+	}
 	fs->lfs_writer = LFS_WRITER_DIROP;
 	/* LAB(dirops) end, stub:
 	 *	fs->lfs_writer = LFS_WRITER_DIROP;

@@ -18,6 +18,7 @@ import time
 
 from tests.fslib import fsck_lfs_clean, lfs
 from tests.guest import Guest
+from tests.test_lfs_cleaner import stats
 
 KARGS = "syncinterval=0 dirop_pause=moved"
 WAIT = 30.0         # seconds a step may take to show in ps
@@ -97,7 +98,7 @@ def test_a_dirop_waits_at_the_gate_while_the_writer_waits_to_write(guests):
     closed: a create in another directory waits for the writer to be done,
     or dirops could keep the writer waiting for ever (and one that began
     during the dirop pass would be written half).  Once the rename ends,
-    all three finish."""
+    all three finish, and lfsstat has counted each wait."""
     g = guests.boot(kargs=KARGS)
     mv = paused_rename(g)
     sync = background(g, "sync")
@@ -105,12 +106,16 @@ def test_a_dirop_waits_at_the_gate_while_the_writer_waits_to_write(guests):
         "sync did not wait for the rename in progress (lfs_writer_enter)"
     touch = background(g, "touch /mnt/late")
     where = sleeps_in(g, touch, "lfsdirop")
+    seen = "ended" if where is None else f"slept in {where}"
     assert where == "lfsdirop", (
         "a create began while the writer waited for the dirops in progress "
-        f"(lfs_dirop_begin: it {'ended' if where is None else 'slept in ' + where})")
+        f"(lfs_dirop_begin: it {seen})")
     assert asleep_in(g, mv, "dirpause") and asleep_in(g, sync, "lfswriter")
     g.ok(f"kill -CONT {mv}; wait")
     assert g.ok("ls /mnt/r").split() == ["moved"]
     g.ok("test -f /mnt/late")
+    # lfsstat counts the sleeps: the writer's once, the create's once.
+    st = stats(g)
+    assert (st["writer_waits"], st["dirop_waits"]) == ("1", "1"), st
     g.ok("umount /mnt")
     fsck_lfs_clean(g, "-n")
