@@ -21,7 +21,9 @@
  * The writer, for its second pass, closes the gate (lfs_writer_enter:
  * LFS_WRITER_DRAIN), waits until no dirop is in progress, writes the
  * marked vnodes and the ifile (LFS_WRITER_DIROP), and opens the gate
- * again (lfs_writer_leave).
+ * again (lfs_writer_leave).  lfsstat counts the sleeps of both sides
+ * (writer_waits, dirop_waits); the kernel argument dirop_pause stops a
+ * rename halfway (ufs_rename.c), for a test to run the writer in it.
  *
  * Nothing inside a dirop waits for the writer: its space was checked
  * at the gate, and changes to the ifile wait only while the writer is
