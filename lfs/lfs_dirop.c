@@ -21,7 +21,9 @@
  * The writer, for its second pass, closes the gate (lfs_writer_enter:
  * LFS_WRITER_DRAIN), waits until no dirop is in progress, writes the
  * marked vnodes and the ifile (LFS_WRITER_DIROP), and opens the gate
- * again (lfs_writer_leave).
+ * again (lfs_writer_leave).  lfsstat counts the sleeps of both sides
+ * (writer_waits, dirop_waits); the kernel argument dirop_pause stops a
+ * rename halfway (ufs_rename.c), for a test to run the writer in it.
  *
  * Nothing inside a dirop waits for the writer: its space was checked
  * at the gate, and changes to the ifile wait only while the writer is
@@ -43,41 +45,125 @@
 #define LFS_NRESERVE	(2 * NIADDR + 3)	/* blocks a dirop may dirty */
 
 /*
- * Step 1: wait out the writer's dirop pass and the
- * stop-access threshold, make sure of the blocks a dirop may dirty
- * (unless it frees: remove, rmdir), and set dirop_in_progress.
+ * The room a dirop needs: past the stop-access threshold, write first;
+ * make sure of the blocks it may dirty, unless it frees (remove, rmdir:
+ * how a full file system gets room, never refused).  May sleep.
+ */
+static int
+lfs_dirop_room(struct vnode *dvp, int frees)
+{
+	struct lfs *fs = VFSTOLFS(dvp->v_mount);
+	int error;
+
+	if (frees)
+		return 0;
+	if (lfs_above(LFS_STOPACCESS) && !lockbusy(&fs->lfs_seglock)) {
+		fs->lfs_stats.stop_access++;
+		lfs_segwrite(dvp->v_mount, 0);
+	}
+	lfs_checkheld(dvp->v_mount);
+	if ((error = lfs_reserve(fs, LFS_NRESERVE, LFS_NRESERVE, NULL, 1)) != 0)
+		return error;
+	lfs_unreserve(fs, LFS_NRESERVE);	/* checked, not taken */
+	return 0;
+}
+
+/*
+ * Step 1: pass the gate (wait while the writer has it closed), make
+ * sure of the room (which may sleep: the gate is passed again after
+ * it), and count the dirop in progress.  A dirop inside another (a
+ * process's nested call) is counted at once: the writer waits for the
+ * outer one anyway.
  */
 int
 lfs_dirop_begin(struct vnode *dvp, int frees)
 {
+	/* LAB(dirops) begin */
 	struct lfs *fs = VFSTOLFS(dvp->v_mount);
 	int error;
 
 	if (dvp->v_mount->mnt_flag & MNT_RDONLY)
 		return EROFS;
-	if (LFS_PROC(curproc)->lp_dirop > 0)
-		goto in;	/* inside one already: the writer waits for it */
-	if (!frees && lfs_above(LFS_STOPACCESS) &&
-	    !lockbusy(&fs->lfs_seglock)) {
-		fs->lfs_stats.stop_access++;
-		lfs_segwrite(dvp->v_mount, 0);
+	if (LFS_PROC(curproc)->lp_dirop == 0) {
+		while (fs->lfs_writer) {
+			fs->lfs_stats.dirop_waits++;
+			tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
+		}
+		if ((error = lfs_dirop_room(dvp, frees)) != 0)
+			return error;
+		while (fs->lfs_writer) {
+			fs->lfs_stats.dirop_waits++;
+			tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
+		}
 	}
-	while (fs->lfs_writer)
-		tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
-	if (!frees)
-		lfs_checkheld(dvp->v_mount);
-	/* A removal is how a full file system gets room: never refused. */
-	if (!frees &&
-	    (error = lfs_reserve(fs, LFS_NRESERVE, LFS_NRESERVE, NULL, 1)) != 0)
-		return error;
-	if (!frees)
-		lfs_unreserve(fs, LFS_NRESERVE);	/* checked, not taken */
-	while (fs->lfs_writer)
-		tsleep(&fs->lfs_writer, 0, "lfsdirop", 0);
-in:
 	fs->lfs_dirops++;
 	LFS_PROC(curproc)->lp_dirop++;
 	return 0;
+	/* LAB(dirops) end, stub:
+	 *	int error;
+	 *
+	 *	if (dvp->v_mount->mnt_flag & MNT_RDONLY)
+	 *		return EROFS;
+	 *	if (LFS_PROC(curproc)->lp_dirop == 0 &&
+	 *	    (error = lfs_dirop_room(dvp, frees)) != 0)
+	 *		return error;
+	 *	LFS_PROC(curproc)->lp_dirop++;
+	 *	return 0;
+	 */
+}
+
+/* Steps 5 and 6: the dirop happened; the writer may have its pass. */
+void
+lfs_dirop_end(struct vnode *dvp)
+{
+	/* LAB(dirops) begin */
+	struct lfs *fs = VFSTOLFS(dvp->v_mount);
+
+	fs->lfs_doneops = 1;
+	LFS_PROC(curproc)->lp_dirop--;
+	if (--fs->lfs_dirops == 0)
+		wakeup(&fs->lfs_dirops);
+	/* LAB(dirops) end, stub:
+	 *	VFSTOLFS(dvp->v_mount)->lfs_doneops = 1;
+	 *	LFS_PROC(curproc)->lp_dirop--;
+	 */
+}
+
+/*
+ * The writer's side: close the gate, and wait for the dirops in
+ * progress to end (the writer holds the segment lock).
+ */
+void
+lfs_writer_enter(struct lfs *fs)
+{
+	LFS_ASSERT_SEGLOCK(fs);
+	/* LAB(dirops) begin */
+	fs->lfs_writer = LFS_WRITER_DRAIN;
+	while (fs->lfs_dirops > 0) {
+		fs->lfs_stats.writer_waits++;
+		tsleep(&fs->lfs_dirops, 0, "lfswriter", 0);
+	}
+	fs->lfs_writer = LFS_WRITER_DIROP;
+	/* LAB(dirops) end, stub:
+	 *	fs->lfs_writer = LFS_WRITER_DIROP;
+	 */
+}
+
+/* The dirop pass is written: dirops may begin again. */
+void
+lfs_writer_leave(struct lfs *fs)
+{
+	LFS_ASSERT_SEGLOCK(fs);
+	fs->lfs_writer = LFS_WRITER_IDLE;
+	wakeup(&fs->lfs_writer);
+}
+
+/* Steps 2 and 3: a vnode takes part in a dirop. */
+void
+lfs_mark(struct vnode *vp)
+{
+	if (vp != NULL && vp->v_data != NULL)
+		vp->v_flag |= VDIROP;
 }
 
 /*
@@ -101,26 +187,6 @@ lfs_orphan(struct vnode *vp)
 	lfs_ifput(ITOLFS(ip), &r, 1);
 }
 
-/* Steps 5 and 6: the dirop happened; the writer may have its pass. */
-void
-lfs_dirop_end(struct vnode *dvp)
-{
-	struct lfs *fs = VFSTOLFS(dvp->v_mount);
-
-	fs->lfs_doneops = 1;
-	LFS_PROC(curproc)->lp_dirop--;
-	if (--fs->lfs_dirops == 0)
-		wakeup(&fs->lfs_dirops);
-}
-
-/* Steps 2 and 3: a vnode takes part in a dirop. */
-void
-lfs_mark(struct vnode *vp)
-{
-	if (vp != NULL && vp->v_data != NULL)
-		vp->v_flag |= VDIROP;
-}
-
 /*
  * Changes to the ifile made outside the writer (lfs_vfree, truncation's
  * segment usage) wait while the writer is writing the ifile for a
@@ -132,29 +198,6 @@ lfs_ifile_wait(struct lfs *fs)
 {
 	while (fs->lfs_writer == LFS_WRITER_DIROP && !lockheld(&fs->lfs_seglock))
 		tsleep(&fs->lfs_writer, 0, "lfsifile", 0);
-}
-
-/*
- * The writer's side: close the gate, and wait for the dirops in
- * progress to end (the writer holds the segment lock).
- */
-void
-lfs_writer_enter(struct lfs *fs)
-{
-	LFS_ASSERT_SEGLOCK(fs);
-	fs->lfs_writer = LFS_WRITER_DRAIN;
-	while (fs->lfs_dirops > 0)
-		tsleep(&fs->lfs_dirops, 0, "lfswriter", 0);
-	fs->lfs_writer = LFS_WRITER_DIROP;
-}
-
-/* The dirop pass is written: dirops may begin again. */
-void
-lfs_writer_leave(struct lfs *fs)
-{
-	LFS_ASSERT_SEGLOCK(fs);
-	fs->lfs_writer = LFS_WRITER_IDLE;
-	wakeup(&fs->lfs_writer);
 }
 
 /* A dirop making a new vnode: create, mknod, mkdir. */

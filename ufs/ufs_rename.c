@@ -331,6 +331,22 @@ rename_enter(struct ufs_rename *r)
 	return 0;
 }
 
+/*
+ * Test hook, off unless the kernel argument dirop_pause=NAME is given: a
+ * rename to NAME stops between its steps 2 and 3, both names entered,
+ * until a signal (at most a minute), so a test can run the segment
+ * writer in the middle of a directory operation (tests/test_lfs_dirops.py).
+ */
+static void
+rename_testpause(struct componentname *cnp)
+{
+	const char *name = getkarg("dirop_pause");
+
+	if (name != NULL && strlen(name) == (size_t)cnp->cn_namelen &&
+	    memcmp(name, cnp->cn_nameptr, cnp->cn_namelen) == 0)
+		tsleep(&rename_testpause, PCATCH, "dirpause", 60 * hz);
+}
+
 /* Steps 1-3 of the change, everything locked (ufs_rename_lock). */
 int
 ufs_rename_apply(struct ufs_rename *r)
@@ -349,6 +365,7 @@ ufs_rename_apply(struct ufs_rename *r)
 	/* 2. The new name. */
 	if ((error = rename_enter(r)) != 0)
 		goto undo;
+	rename_testpause(r->r_tcnp);
 	/* 3. The old name goes; found again, since step 2 may have moved it. */
 	if ((error = VOP_LOOKUP(r->r_fdvp, &vp, r->r_fcnp)) != 0)
 		goto undo;

@@ -6,7 +6,8 @@
  * For each LFS named (or, with none, every LFS mounted), one line per
  * counter, "name<TAB>value": the kernel's (SYS_lfsstats: segments used,
  * checkpoints, writes, partial segments and how many were synchronous
- * or the cleaner's, blocks written, threshold hits) with the thresholds
+ * or the cleaner's, blocks written, threshold hits, the writer and the
+ * directory operations waiting for each other) with the thresholds
  * and block counts as they are now, then lfs_cleanerd's from
  * /var/run/lfs_cleanerd.DEV if one has run.  -z: zero the kernel's
  * counters after printing them (root only).
@@ -40,7 +41,7 @@ show(const struct statfs *sfs, int zero)
 	P(blocks_clean); P(start_write); P(stop_access); P(cleaner_waits);
 	P(segs_cleaned); P(blocks_data); P(blocks_indir); P(blocks_inode);
 	P(blocks_ifile); P(files_dataonly); P(rfw_dataonly);
-	P(blocks_moved); P(blocks_moved_hot);
+	P(blocks_moved); P(blocks_moved_hot); P(writer_waits); P(dirop_waits);
 #undef P
 	printf("sync_share\t%llu%%\n", st.psegs ? (unsigned long long)
 	    (100 * st.psegs_sync / st.psegs) : 0ULL);

@@ -241,6 +241,10 @@ struct lfs_stats {
 					 * from SS_DATAONLY summaries */
 	u_int64_t blocks_moved;		/* the cleaner's copies (lfs_markv) */
 	u_int64_t blocks_moved_hot;	/* ... data not at the cold head */
+	/* directory operations against the writer (thesis 6.3.3) */
+	u_int64_t writer_waits;		/* sleeps of the writer for dirops
+					 * in progress */
+	u_int64_t dirop_waits;		/* sleeps of dirops at its gate */
 	/* the state now, filled in by SYS_lfsstats */
 	int64_t	  start_bytes, stop_bytes;	/* the thresholds (lfs_bio.c) */
 	int32_t	  start_bufs, stop_bufs;
