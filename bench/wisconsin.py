@@ -397,9 +397,12 @@ def readahead_table(res: dict[str, FsResult]) -> list[str]:
               "each tuple, query 24 one for each of TENKTUP1's tuples (a page read again "
               "may be in the buffer cache).  A maximal read-ahead (the first EFS and LFS "
               "of 7.7) would read a 64 KB cluster for every page (blk/page near 16 on query "
-              "5); FFS reads one block ahead (the page's second block, and with it the next "
-              "page's first), and cluster_read's window halves on each page's first block "
-              "and doubles on its second, so at random it stays near one block ahead too.",
+              "5).  A page is one read(2) of two blocks: EFS and LFS move it in one "
+              "transfer and read ahead only when it begins where the last read ended "
+              "(cluster_read is told how many blocks the read wants); FFS reads the page's "
+              "second block ahead of its first.  The thesis' window took each page's "
+              "second block for a sequential read and read ahead of it (about 2.8 blocks a "
+              "page on query 5).",
               ""]
     return lines
 
