@@ -178,18 +178,27 @@ report(struct cleaner *c, FILE *f)
 		fprintf(f, "util%d0\t%lu\n", i, c->util[i]);
 }
 
+/*
+ * Written whole to a new file and renamed over the old one, so that
+ * lfsstat, reading it at any moment, finds all of one report (it found
+ * the file empty, truncated by a rewrite under way).
+ */
 static void
 savecounters(struct cleaner *c)
 {
-	char path[64];
+	char path[64], tmp[72];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/var/run/lfs_cleanerd.%s", c->devname);
-	if ((f = fopen(path, "w")) == NULL)
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	if ((f = fopen(tmp, "w")) == NULL)
 		return;
 	fprintf(f, "pid\t%d\n", (int)getpid());
 	report(c, f);
-	fclose(f);
+	if (fclose(f) == 0)
+		rename(tmp, path);
+	else
+		unlink(tmp);
 }
 
 /*
