@@ -114,7 +114,7 @@ $(B)/k/lfs/lfs_rfw.o: KCFLAGS += -Og
 # and a commit (doc/transactions.md walks through both): every part of
 # the transactions (TXNSRCS).
 TXNSRCS	:= lfs/lfs_txn.c lfs/lfs_txnfile.c lfs/lfs_txncommit.c \
-	   lfs/lfs_txnundo.c lfs/lfs_txnlock.c
+	   lfs/lfs_txnundo.c lfs/lfs_txnlock.c lfs/lfs_txndelta.c
 $(patsubst %.c,$(B)/k/%.o,$(TXNSRCS)): KCFLAGS += -Og
 $(B)/k/%.o: %.S
 	@mkdir -p $(@D)

@@ -45,6 +45,8 @@ struct buf {
 	struct vnode *b_vp;		/* the vnode it belongs to */
 	void	(*b_iodone)(struct buf *);	/* B_CALL: called by biodone */
 	void	*b_private;		/* for b_iodone */
+	void	*b_fsdata;		/* its file system's (malloc'd): freed
+					 * when the buffer leaves its block */
 	u_int64_t b_start_us;		/* when the driver started it */
 };
 

@@ -142,6 +142,8 @@ brelvp(struct buf *bp)
 	if (bp->b_vnbufs.le_prev != NULL)
 		LIST_REMOVE(bp, b_vnbufs);
 	bp->b_vp = NULL;
+	free(bp->b_fsdata);
+	bp->b_fsdata = NULL;
 }
 
 /* Move a buffer to its vnode's dirty or clean list, as its state says. */

@@ -142,13 +142,14 @@ lfs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 			}
 		} else
 			bp = getblk(vp, lbn, bsize);
-		if (isnew || !TXN_PROTECTED(vp) ||
-		    (bp->b_flags & (B_DELWRI | B_TXN)) != B_DELWRI)
+		/* A transaction keeps a copy of a page it changes (a DELTA
+		 * commit's, an abort's: lfs_txndelta.c). */
+		if (isnew || !TXN_PROTECTED(vp) || txn_page_keep(bp) == 0)
 			break;
 		/*
-		 * Committed data of a protected file not yet on the disk (the
-		 * cleaner's copy, a truncation's zeroes): it goes there before
-		 * a transaction changes it, or an abort would lose it too.
+		 * Committed data of a protected file neither on the disk nor
+		 * in the log (the cleaner's copy, a truncation's zeroes): it
+		 * goes to the disk before a transaction changes it.
 		 */
 		brelse(bp);
 		if ((error = lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC,

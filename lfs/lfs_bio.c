@@ -96,6 +96,23 @@ lfs_redirty(struct lfs *fs, struct buf *bp)
 	}
 }
 
+/*
+ * A dirty block (busy) found to hold what the disk has after all (a
+ * transaction's page it put back as it was): clean, its promise void.
+ */
+void
+lfs_undirty(struct lfs *fs, struct buf *bp)
+{
+	if (bp->b_flags & B_LOCKED) {
+		bclrlocked(bp);
+		fs->lfs_dlfs.dlfs_avail++;
+		fs->lfs_nlocked--;
+	}
+	bp->b_flags &= ~B_DELWRI;
+	reassignbuf(bp, bp->b_vp);
+	brelse(bp);
+}
+
 /* Drop a cached block that will never be written (truncation). */
 void
 lfs_discard(struct lfs *fs, struct buf *bp)

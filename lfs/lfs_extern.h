@@ -213,6 +213,7 @@ void	lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn);
 #define LFS_STOPACCESS	1
 int	lfs_above(int which);
 void	lfs_discard(struct lfs *, struct buf *);
+void	lfs_undirty(struct lfs *, struct buf *);
 
 /* lfs_dirop.c */
 int	lfs_dirop_begin(struct vnode *, int frees);

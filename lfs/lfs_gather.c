@@ -187,6 +187,10 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 		if ((bp->b_flags & B_CLEANCOPY) && fs->lfs_marking > 0 &&
 		    !(sp->sg_flags & SEGM_CLEAN))
 			continue;
+		/* A commit writes its own pages; those the log has the last
+		 * committed bytes of wait for a later write (lfs_txndelta.c). */
+		if ((sp->sg_flags & SEGM_TXN) && txn_page_logged(bp))
+			continue;
 		lbns[n++] = level == LFS_DATA ? bp->b_lblkno : -bp->b_lblkno;
 	}
 	splx(s);
@@ -206,6 +210,7 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 		if ((bp = lfs_takeable(vp, lbn)) == NULL)
 			continue;	/* gone while the writer slept */
 		bremfree(bp);
+		txn_page_written(bp);	/* its copy has what the log held */
 		if (bp->b_flags & B_CLEANCOPY) {
 			fs->lfs_stats.blocks_moved++;
 			/* Indirect blocks follow their inodes to the hot
@@ -298,8 +303,10 @@ lfs_dataonly(struct lfs *fs, struct segment *sp, struct vnode *vp)
 	    ip->i_nlink <= 0 || ip->i_dsize < 0 ||
 	    ip->i_size < (u_int64_t)ip->i_dsize)
 		return 0;
+	/* (A commit's growth of a file is in the log: a FINFO's or a DELTA's.) */
 	last = ip->i_size == 0 ? 0 : (ip->i_size - 1) >> fs->lfs_dlfs.dlfs_bshift;
-	if (ip->i_size > (u_int64_t)ip->i_dsize && lfs_takeable(vp, last) == NULL)
+	if (ip->i_size > (u_int64_t)ip->i_dsize && lfs_takeable(vp, last) == NULL &&
+	    !((sp->sg_flags & SEGM_TXN) && TXN_PROTECTED(vp)))
 		return 0;
 	s = splbio();
 	LIST_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs)

@@ -36,6 +36,35 @@ txn_release_pages(struct lfs *fs)
 }
 
 int
+txn_page_logged(struct buf *bp)
+{
+	return 0;
+}
+
+void
+txn_page_written(struct buf *bp)
+{
+}
+
+int
+txn_logdeltas(struct lfs *fs, struct segment *sp)
+{
+	return 0;
+}
+
+void
+txn_deltas_done(struct lfs *fs)
+{
+}
+
+int
+txn_relog(struct lfs *fs, struct segment *sp, int *np)
+{
+	*np = 0;
+	return 0;
+}
+
+int
 txn_unmount(struct lfs *fs, int force)
 {
 	return 0;

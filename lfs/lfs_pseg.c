@@ -196,7 +196,7 @@ lfs_writeseg(struct lfs *fs, struct segment *sp, int last)
 	if (!sp->sg_open)
 		return;
 	lfs_endfinfo(fs, sp);
-	if (sp->sg_nbufs == 0 && sp->sg_niblks == 0) {
+	if (sp->sg_nbufs == 0 && sp->sg_niblks == 0 && ss->ss_ndelta == 0) {
 		sp->sg_open = 0;
 		return;
 	}

@@ -29,8 +29,9 @@
  *  - once the file system can read files, the blocks of forced writes
  *    that carried no inode (SS_DATAONLY) are put back: each file whose
  *    newest inode is older than such a partial segment is pointed at
- *    its blocks there and grows to the size they give (lfs_rfw_blocks);
- *    then a checkpoint is written.
+ *    its blocks there and grows to the size they give (lfs_rfw_blocks),
+ *    and the DELTAs of commits are written into the blocks they name
+ *    (lfs_rfw_delta); then a checkpoint is written.
  *
  * The writer goes on after the last partial segment rolled forward, with
  * serial numbers LFS_RFW_GAP higher: a discarded or torn partial segment
@@ -695,6 +696,23 @@ lfs_rfw_which(struct lfs_rfw *rf, u_int32_t daddr)
 	return -1;
 }
 
+/* Drop the cached copy of block lbn of vp, if any: the disk's is newer. */
+static void
+lfs_rfw_uncache(struct lfs *fs, struct vnode *vp, daddr_t lbn)
+{
+	struct buf *bp;
+
+	if (incore(vp, lbn) == NULL)
+		return;
+	bp = getblk(vp, lbn, fs->lfs_dlfs.dlfs_bsize);
+	if (bp->b_flags & B_DELWRI)
+		lfs_discard(fs, bp);
+	else {
+		bp->b_flags |= B_INVAL;
+		brelse(bp);
+	}
+}
+
 /*
  * Data block lbn of ip went to daddr in a forced write that left the
  * inode behind: point its parent there and move its live bytes.  Every
@@ -731,6 +749,7 @@ lfs_rfw_setblk(struct lfs *fs, struct inode *ip, daddr_t lbn, u_int32_t daddr)
 			brelse(bp);
 		return;
 	}
+	lfs_rfw_uncache(fs, ITOV(ip), lbn);	/* DELTAs applied to the old */
 	lfs_seguse_add(fs, daddr, bsize);	/* credit, then debit */
 	*ptr = daddr;
 	if (old > 0)
@@ -783,6 +802,55 @@ lfs_rfw_finfo(struct lfs *fs, struct lfs_rfw *rf, int i, const FINFO *fip,
 }
 
 /*
+ * A commit's DELTA dr, in accepted partial segment i: its bytes go into
+ * the block it names, unless that block is as new as the DELTA (written
+ * whole later, or at i), or gone (freed, the file freed or reused); the
+ * file grows to the DELTA's size unless its inode is as new.  The block,
+ * changed in the cache, goes to the disk with the checkpoint after.
+ */
+static void
+lfs_rfw_delta(struct lfs *fs, struct lfs_rfw *rf, int i, const DELTA *dr)
+{
+	struct lfs_ifref r;
+	struct vnode *vp;
+	struct inode *ip;
+	struct buf *bp;
+	IFILE *ifp;
+	u_int32_t daddr, version;
+	daddr_t sector;
+
+	if (dr->dr_ino <= LFS_IFILE_INUM || dr->dr_ino >= fs->lfs_maxino ||
+	    dr->dr_lbn < 0 ||
+	    (ifp = LFS_IENTRY(fs, dr->dr_ino, &r)) == NULL)
+		return;
+	daddr = ifp->if_daddr;
+	version = ifp->if_version;
+	lfs_ifput(fs, &r, 0);
+	if (daddr == LFS_UNUSED_DADDR || version != dr->dr_version ||
+	    lfs_vget(fs->lfs_ump->um_mountp, dr->dr_ino, &vp) != 0)
+		return;
+	ip = VTOI(vp);
+	if (ufs_bmaparray(vp, dr->dr_lbn, &sector, NULL) != 0 || sector <= 0 ||
+	    lfs_rfw_which(rf, lfs_dbtofsb(&fs->lfs_dlfs, sector)) >= i) {
+		vrele(vp);
+		return;
+	}
+	if (bread(vp, dr->dr_lbn, fs->lfs_dlfs.dlfs_bsize, &bp) != 0) {
+		brelse(bp);
+		vrele(vp);
+		return;
+	}
+	memcpy(bp->b_data + dr->dr_off, dr + 1, dr->dr_len);
+	lfs_bwrite(bp);
+	fs->lfs_stats.rfw_deltas++;
+	if (lfs_rfw_which(rf, daddr) < i && dr->dr_size > ip->i_size) {
+		ip->i_size = dr->dr_size;
+		ip->i_flag |= IN_MODIFIED;
+	}
+	vrele(vp);
+}
+
+/*
  * After lfs_rollforward, with the file system mounted read-write: the
  * SS_DATAONLY partial segments' blocks (see the top).  The checkpoint
  * that follows writes the inodes and indirect blocks changed here.
@@ -794,6 +862,7 @@ lfs_rfw_blocks(struct lfs *fs, struct lfs_rfw *rf)
 	u_int8_t *sum = malloc(d->dlfs_sumsize, M_WAITOK);
 	const struct segsum *ss = (const struct segsum *)sum;
 	const FINFO *fip;
+	const DELTA *dr;
 	struct buf *bp;
 	u_int32_t b, k;
 	int i, error = 0;
@@ -804,15 +873,17 @@ lfs_rfw_blocks(struct lfs *fs, struct lfs_rfw *rf)
 			break;
 		memcpy(sum, bp->b_data, d->dlfs_sumsize);
 		lfs_rfw_done(bp);
-		if (!(ss->ss_flags & SS_DATAONLY))
-			continue;
 		b = rf->rf_psegs[i].p_daddr + 1;
 		fip = (const FINFO *)(sum + sizeof(struct segsum));
-		for (k = 0; k < ss->ss_nfinfo; k++) {
+		for (k = 0; k < ss->ss_nfinfo && (ss->ss_flags & SS_DATAONLY);
+		    k++) {
 			lfs_rfw_finfo(fs, rf, i, fip, b);
 			b += fip->fi_nblocks;
 			fip = lfs_nextfinfo(fip);
 		}
+		dr = lfs_firstdelta(ss);
+		for (k = 0; k < ss->ss_ndelta; k++, dr = lfs_nextdelta(dr))
+			lfs_rfw_delta(fs, rf, i, dr);
 	}
 	free(sum);
 	lfs_rfw_totals(fs);

@@ -15,6 +15,10 @@
  *            These partial segments carry SS_DIROP, all but the last
  *            SS_CONT: the ifile inode's is the commit (thesis 6.3.3).
  *
+ * A commit (SEGM_TXN) ends with the DELTAs of the pages it does not
+ * write whole, and a checkpoint with the DELTAs the log holds of pages
+ * not yet on the disk (lfs_txndelta.c).
+ *
  * A forced write (fsync, a commit: SEGM_DATAONLY) writes in pass 1 only
  * the data blocks of a file whose inode the log can do without
  * (lfs_dataonly): roll-forward sets the pointers and the size from the
@@ -325,7 +329,7 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	struct dlfs *d = &fs->lfs_dlfs;
 	struct segment *sp = fs->lfs_sp;
 	struct vnode **vps1, **vps2 = NULL, *vp;
-	int n1, n2 = 0, error, dirop;
+	int n1, n2 = 0, error, dirop, relogged = 0;
 
 	if (mp->mnt_flag & MNT_RDONLY)
 		return 0;
@@ -349,6 +353,9 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	error = (flags & SEGM_CLEAN) ? lfs_writecold(fs, sp, vps1, n1) : 0;
 	if (error == 0)
 		error = lfs_writevnodes(fs, sp, vps1, n1);
+	/* A commit's DELTAs, before any dirop: its run ends after both. */
+	if (error == 0 && (flags & SEGM_TXN))
+		error = txn_logdeltas(fs, sp);
 	dirop = fs->lfs_doneops;
 	LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes)
 		if (vp->v_flag & VDIROP)
@@ -368,12 +375,18 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 			error = lfs_writeifile(fs, sp);
 		lfs_writer_leave(fs);
 	}
+	/* What roll-forward needs past a checkpoint. */
+	if (error == 0 && (flags & SEGM_CKP))
+		error = txn_relog(fs, sp, &relogged);
 	sp->sg_end = 1;
 	lfs_writeseg(fs, sp, LFS_PSEG_LAST);
 	sp->sg_dataonly = 0;
 	lfs_drain(fs, 1);
+	if (flags & SEGM_TXN)
+		txn_deltas_done(fs);
 	if (error == 0 && (flags & SEGM_CKP)) {
-		fs->lfs_ckpsb.dlfs_clean = (flags & SEGM_UNMOUNT) != 0;
+		fs->lfs_ckpsb.dlfs_clean = (flags & SEGM_UNMOUNT) != 0 &&
+		    relogged == 0;
 		error = lfs_writesuper(fs, &fs->lfs_ckpsb);
 		fs->lfs_stats.ckps++;
 		fs->lfs_lastckp = lfs_time();

@@ -174,6 +174,25 @@ lfs_nextfinfo(const FINFO *fip)
 	    fip->fi_nblocks * sizeof(int32_t));
 }
 
+/* The summary's first DELTA, after its FINFOs. */
+DELTA *
+lfs_firstdelta(const void *summary)
+{
+	const struct segsum *ss = summary;
+	const FINFO *fip = (const FINFO *)(ss + 1);
+	u_int32_t i;
+
+	for (i = 0; i < ss->ss_nfinfo; i++)
+		fip = lfs_nextfinfo(fip);
+	return (DELTA *)fip;
+}
+
+DELTA *
+lfs_nextdelta(const DELTA *dr)
+{
+	return (DELTA *)((const char *)dr + DELTASIZE(dr->dr_len));
+}
+
 /* The inode-block addresses, from the end of the summary backwards:
  * the i-th inode block is at lfs_inoaddrs(fs, ss)[-1 - i]. */
 u_int32_t *
@@ -183,8 +202,8 @@ lfs_inoaddrs(const struct dlfs *fs, const void *summary)
 }
 
 /*
- * Is this summary block well formed: magic, checksum, and FINFOs and
- * inode addresses that fit in it and agree with ss_nblocks?  NULL if so.
+ * Is this summary block well formed: magic, checksum, and FINFOs, DELTAs
+ * and inode addresses that fit in it and agree with ss_nblocks?  NULL if so.
  * (The data checksum needs the blocks: the caller checks it.)
  */
 const char *
@@ -216,6 +235,17 @@ lfs_sscheck(const struct dlfs *fs, const void *summary)
 			return "bad FINFO";
 		nblocks += fip->fi_nblocks;
 		fip = lfs_nextfinfo(fip);
+	}
+	for (i = 0; i < ss->ss_ndelta; i++) {
+		const DELTA *dr = (const DELTA *)fip;
+
+		if ((const char *)dr + sizeof(*dr) > inos ||
+		    (const char *)lfs_nextdelta(dr) > inos)
+			return "DELTAs overflow the summary";
+		if (dr->dr_len == 0 ||
+		    (u_int32_t)dr->dr_off + dr->dr_len > fs->dlfs_bsize)
+			return "bad DELTA";
+		fip = (const FINFO *)lfs_nextdelta(dr);
 	}
 	if (nblocks + ss->ss_ninos != ss->ss_nblocks)
 		return "block count disagrees with the FINFOs";

@@ -148,6 +148,27 @@ int	txn_setflags(struct vnode *, u_int32_t flags);
 /* lfs_txncommit.c: group commit */
 void	txn_release_pages(struct lfs *);
 
+/*
+ * lfs_txndelta.c: delta commits.  A protected file's page carries one of
+ * these (bp->b_fsdata) once a transaction changed it.
+ */
+struct txn_page {
+	u_int16_t tp_off, tp_end;	/* committed bytes the log holds and
+					 * the disk does not: [off, end) */
+	u_int16_t tp_doff, tp_dend;	/* the DELTA of the commit being
+					 * written, if tp_delta */
+	int	tp_delta;
+	char	*tp_snap;		/* the page as committed, while a
+					 * transaction changes it */
+};
+struct segment;
+int	txn_page_keep(struct buf *);
+int	txn_page_logged(struct buf *);
+void	txn_page_written(struct buf *);
+int	txn_logdeltas(struct lfs *, struct segment *);
+void	txn_deltas_done(struct lfs *);
+int	txn_relog(struct lfs *, struct segment *, int *np);
+
 /* lfs_txnundo.c: abort */
 int	txn_unmount(struct lfs *, int force);
 void	txn_exit(struct proc *);	/* abort the process's txn */
@@ -168,7 +189,12 @@ struct lfs *txn_callbegin(struct txn *);
 void	txn_callend(struct lfs *);
 /* lfs_txncommit.c */
 int	txn_commit(struct txn *);
+void	txn_page_forced(struct txn *, struct buf *);
 /* lfs_txnundo.c */
 void	txn_undo(struct txn *);
+/* lfs_txndelta.c */
+int	txn_delta_plan(struct lfs *, struct buf *, int *room);
+int	txn_page_restore(struct buf *);
+struct txn_lock *txn_sizeholder(struct vnode *);
 
 #endif

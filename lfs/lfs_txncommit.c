@@ -5,8 +5,9 @@
  * but only while another transaction there is running and could join.
  * Whoever stops waiting leads the group: it hands every queued
  * transaction's pages to the segment writer (txn_release_pages: no
- * longer B_TXN) and forces them in one segment write (SEGM_TXN), whose
- * last partial segment is the commit point (lfs_txnsum, lfs_pseg.c).
+ * longer B_TXN), or their changed bytes as DELTAs (lfs_txndelta.c), and
+ * forces them in one segment write (SEGM_TXN), whose last partial
+ * segment is the commit point (lfs_txnsum, lfs_pseg.c).
  * Once that is on the disk the group's locks go (strict two-phase
  * locking), and each committer returns the write's error.  Those that
  * come while the leader writes form the next group.
@@ -35,13 +36,35 @@ txn_usec(void)
 	return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
 }
 
-/* The segment writer of a commit: the group's pages are its to take. */
+/* Page bp of t, in the group being forced, is committed: not t's now. */
+void
+txn_page_forced(struct txn *t, struct buf *bp)
+{
+	struct txn_page *tp = bp->b_fsdata;
+
+	bp->b_flags &= ~B_TXN;
+	t->t_ndirty--;
+	txn_ndirty--;
+	txn_nbytes -= bp->b_bufsize;
+	txn_stats.pages_forced++;
+	if (tp != NULL) {
+		free(tp->tp_snap);	/* no abort can need it now */
+		tp->tp_snap = NULL;
+	}
+}
+
+/*
+ * The segment writer of a commit: the group's pages are its to take, but
+ * for those its summary can carry as DELTAs (lfs_txndelta.c), as many
+ * as fit in one.
+ */
 void
 txn_release_pages(struct lfs *fs)
 {
 	struct txn *t;
 	struct txn_lock *l;
 	struct buf *bp;
+	int room = fs->lfs_dlfs.dlfs_sumsize - sizeof(struct segsum) - 64;
 
 	TAILQ_FOREACH(t, &fs->lfs_txnforce, t_commitq) {
 		t->t_state = TXN_FORCING;
@@ -50,12 +73,10 @@ txn_release_pages(struct lfs *fs)
 			    l->l_obj->o_lbn == TXN_SIZE)
 				continue;
 			bp = incore(l->l_obj->o_vp, l->l_obj->o_lbn);
-			if (bp != NULL && (bp->b_flags & B_TXN)) {
-				bp->b_flags &= ~B_TXN;
-				t->t_ndirty--;
-				txn_ndirty--;
-				txn_nbytes -= bp->b_bufsize;
-				txn_stats.pages_forced++;
+			if (bp != NULL && (bp->b_flags & B_TXN) &&
+			    !txn_delta_plan(fs, bp, &room)) {
+				txn_page_forced(t, bp);
+				txn_page_written(bp);	/* whole, by this write */
 			}
 		}
 	}

@@ -31,13 +31,6 @@ txn_weak(struct txn *t)
 	return (t->t_flags & TXN_READONLY) ? TXN_WEAK : 0;
 }
 
-/* The size lock t holds on vp's file, or NULL. */
-static struct txn_lock *
-txn_sizelock(struct txn *t, struct vnode *vp)
-{
-	return txn_held(t, vp, TXN_SIZE);
-}
-
 /* Take vp's size lock; the first time, remember the size before. */
 static int
 txn_lock_size(struct txn *t, struct vnode *vp, int flags)
@@ -321,19 +314,14 @@ void
 txn_diskinode(struct inode *ip, struct dinode *dp)
 {
 	struct vnode *vp = ITOV(ip);
-	struct txn_lock *l, *sl = NULL;
-	struct txn *t;
+	struct txn_lock *l, *sl = txn_sizeholder(vp);
 	struct buf *bp;
 	int32_t blocks = dp->di_blocks;
 
-	LIST_FOREACH(t, &txn_all, t_all)
-		if (t->t_state != TXN_FORCING &&
-		    (sl = txn_sizelock(t, vp)) != NULL)
-			break;
 	if (sl == NULL)
 		return;
 	dp->di_size = sl->l_oldsize;
-	LIST_FOREACH(l, &t->t_locks, l_tlink)
+	LIST_FOREACH(l, &sl->l_txn->t_locks, l_tlink)
 		if (l->l_granted && (l->l_flags & TXL_CREATED) &&
 		    l->l_obj->o_vp == vp &&
 		    (bp = incore(vp, l->l_obj->o_lbn)) != NULL &&

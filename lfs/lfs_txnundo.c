@@ -1,9 +1,11 @@
 /*
  * Abort (thesis 5.2.3): undoing a transaction.  There is no log to undo
  * from: a running transaction's pages never left the cache (NO-STEAL),
- * so txn_undo throws them away, takes out of its files the blocks it
- * added that are still only in core, gives the sizes back, and releases
- * the locks; a page read again comes from the disk, as committed.  A
+ * so txn_undo throws them away (or, if only the log has a page's last
+ * committed bytes, puts back the copy kept of it: lfs_txndelta.c), takes
+ * out of its files the blocks it added that are still only in core,
+ * gives the sizes back, and releases the locks; a page read again comes
+ * from the disk, as committed.  A
  * transaction aborts by txn_abort, when its process exits or is killed
  * (txn_exit), when its file system is unmounted by force (txn_unmount),
  * and as a deadlock victim or over NO-STEAL's limit, where its read or
@@ -98,7 +100,8 @@ txn_undo(struct txn *t)
 			bremfree(bp);
 			bp->b_flags |= B_BUSY;
 			splx(s);
-			lfs_discard(VFSTOLFS(vp->v_mount), bp);
+			if (!txn_page_restore(bp))
+				lfs_discard(VFSTOLFS(vp->v_mount), bp);
 			break;
 		}
 	}

@@ -272,6 +272,9 @@ def print_summary(ss: lfsdisk.Summary, where: str, daddr: int | None,
               f"{runs(fi.lbns, b)}")
         if b is not None:
             b += len(fi.lbns)
+    for d in ss.deltas:
+        print(f"delta\tino {d.ino} version {d.version} lbn {d.lbn} "
+              f"bytes {d.off}-{d.off + d.len - 1} size {d.size}")
     for ia in ss.inoaddrs:
         print(f"inoblock\t{ia}")
     if ss.problem is not None:

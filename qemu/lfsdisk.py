@@ -71,14 +71,17 @@ DLFS_FIELDS = (                 # (name, struct format), in header order
     ("ckpidx", "I"), ("fsmnt", "128s"), ("ccurseg", "I"), ("coffset", "I"),
     ("cnextseg", "I"), ("spare", "29I"), ("cksum", "I"))
 DLFS = struct.Struct("<" + "".join(f for _, f in DLFS_FIELDS))
-SEGSUM_FIELDS = (               # struct segsum, then 8 spare bytes
+SEGSUM_FIELDS = (               # struct segsum, then 4 spare bytes
     ("sumsum", "I"), ("datasum", "I"), ("magic", "I"), ("next", "I"),
     ("serial", "Q"), ("create", "q"), ("nfinfo", "H"), ("ninos", "H"),
-    ("flags", "H"), ("nblocks", "H"))
-SEGSUM = struct.Struct("<" + "".join(f for _, f in SEGSUM_FIELDS) + "8x")
+    ("flags", "H"), ("nblocks", "H"), ("ndelta", "I"))
+SEGSUM = struct.Struct("<" + "".join(f for _, f in SEGSUM_FIELDS) + "4x")
 FINFO_FIELDS = (("nblocks", "I"), ("version", "I"), ("ino", "I"),
                 ("lastlength", "I"))   # then fi_nblocks logical block numbers
 FINFO = struct.Struct("<" + "".join(f for _, f in FINFO_FIELDS))
+DELTA_FIELDS = (("ino", "I"), ("version", "I"), ("lbn", "i"), ("off", "H"),
+                ("len", "H"), ("size", "Q"))   # then dr_len bytes, padded to 4
+DELTA = struct.Struct("<" + "".join(f for _, f in DELTA_FIELDS))
 SEGUSE_FIELDS = (("nbytes", "I"), ("lastmod", "I"), ("nsums", "H"),
                  ("ninos", "H"), ("flags", "I"))
 SEGUSE = struct.Struct("<IIHHI")
@@ -230,6 +233,17 @@ class Finfo:
 
 
 @dataclass
+class Delta:
+    """A DELTA: bytes of a block a commit changed (lfs_txndelta.c)."""
+    ino: int
+    version: int
+    lbn: int
+    off: int
+    len: int
+    size: int
+
+
+@dataclass
 class Summary:
     """A struct segsum with its FINFOs and inode-block addresses."""
     sumsum: int
@@ -242,7 +256,9 @@ class Summary:
     ninos: int
     flags: int
     nblocks: int
+    ndelta: int
     finfos: list[Finfo] = field(default_factory=list)
+    deltas: list[Delta] = field(default_factory=list)
     inoaddrs: list[int] = field(default_factory=list)
     problem: Optional[str] = None       # lfs_sscheck's verdict
     sumsum_ok: bool = False
@@ -333,6 +349,18 @@ def parse_summary(fs: Dlfs, raw: bytes) -> Summary:
             s.problem = s.problem or "bad FINFO"
         nblocks += n
         off += FINFO.size + 4 * n
+    for _ in range(s.ndelta):
+        if off + DELTA.size > inos:
+            s.problem = s.problem or "DELTAs overflow the summary"
+            return s
+        d = Delta(*DELTA.unpack_from(raw, off))
+        if off + DELTA.size + ((d.len + 3) & ~3) > inos:
+            s.problem = s.problem or "DELTAs overflow the summary"
+            return s
+        if d.len == 0 or d.off + d.len > fs.bsize:
+            s.problem = s.problem or "bad DELTA"
+        s.deltas.append(d)
+        off += DELTA.size + ((d.len + 3) & ~3)
     if s.problem is None and nblocks + s.ninos != s.nblocks:
         s.problem = "block count disagrees with the FINFOs"
     if s.problem is None and (1 + s.nblocks > fs.ssize or s.next >= fs.size):

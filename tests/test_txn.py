@@ -269,3 +269,27 @@ def test_student_holding_roots_file_in_a_transaction_stalls_no_command(guest):
     assert "2 passed, 0 failed" in out, out
     guest.ok("umount /mnt")
     fslib.fsck_lfs_clean(guest, "-n")
+
+
+def test_a_checkpoint_logs_again_the_delta_of_a_page_a_transaction_holds(guests):
+    """Delta commits (lfs/lfs_txndelta.c): a commit of a few bytes logs
+    them and leaves its pages dirty.  A checkpoint taken while another
+    transaction holds such a page cannot write the page; it logs the
+    committed bytes again after itself, so roll-forward from it still has
+    them when the power goes (txntests deltahold, then deltacheck)."""
+    g = guests.boot(kargs="syncinterval=0")
+    g.ok("newfs_lfs /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt")
+    g.send("/usr/tests/txntests -d /mnt -t deltahold\n")
+    g.expect("deltahold: ready")
+    before = g.child.before.replace("\r", "")
+    assert "FAILED" not in before and before.count(": ok") == 3, before
+    g.close()                           # the power goes, the child holding
+    g = guests.boot(kargs="syncinterval=0")
+    out = g.ok("mount -n -t lfs /dev/sd1a /mnt")
+    assert "rolled forward" in out, out
+    fslib.check_program(g, "txntests", "-d /mnt -t deltacheck")
+    stats = g.ok("lfsstat /mnt")
+    m = re.search(r"rfw_deltas\t(\d+)", stats)
+    assert m and int(m.group(1)) >= 2, stats
+    g.ok("umount /mnt")
+    fslib.fsck_lfs_clean(g, "-n")

@@ -510,7 +510,8 @@ lfscounters(const char *dir)
 	printf("tpcb lfs blocks %llu blocks_clean %llu segs_cleaned %llu "
 	    "psegs %llu psegs_sync %llu clean_segs %d blocks_data %llu "
 	    "blocks_indir %llu blocks_inode %llu blocks_ifile %llu "
-	    "files_dataonly %llu blocks_moved %llu blocks_moved_hot %llu",
+	    "files_dataonly %llu blocks_moved %llu blocks_moved_hot %llu "
+	    "deltas %llu delta_bytes %llu",
 	    (unsigned long long)st.blocks,
 	    (unsigned long long)st.blocks_clean,
 	    (unsigned long long)st.segs_cleaned, (unsigned long long)st.psegs,
@@ -521,7 +522,9 @@ lfscounters(const char *dir)
 	    (unsigned long long)st.blocks_ifile,
 	    (unsigned long long)st.files_dataonly,
 	    (unsigned long long)st.blocks_moved,
-	    (unsigned long long)st.blocks_moved_hot);
+	    (unsigned long long)st.blocks_moved_hot,
+	    (unsigned long long)st.deltas,
+	    (unsigned long long)st.delta_bytes);
 	dev = sfs.f_mntfromname;
 	if (strncmp(dev, "/dev/", 5) == 0)
 		dev += 5;

@@ -167,7 +167,8 @@ struct segsum {
 	u_int16_t ss_ninos;		/* 34: inode blocks at the end */
 	u_int16_t ss_flags;		/* 36: SS_* */
 	u_int16_t ss_nblocks;		/* 38: blocks after the summary */
-	u_int32_t ss_spare[2];		/* 40: zero */
+	u_int32_t ss_ndelta;		/* 40: DELTAs after the FINFOs */
+	u_int32_t ss_spare;		/* 44: zero */
 };					/* 48 bytes, then the FINFOs */
 #define SS_DIROP	0x01	/* holds (part of) a directory operation */
 #define SS_CONT		0x02	/* ... which goes on in the next one */
@@ -188,6 +189,23 @@ typedef struct finfo {
 	int32_t	  fi_blocks[1];		/* logical block numbers */
 } FINFO;
 #define FINFOSIZE	(sizeof(FINFO) - sizeof(int32_t))	/* no blocks */
+
+/*
+ * DELTA: a committed change to a block the disk already holds, carried
+ * in the summary after the FINFOs instead of the whole block (a kernel
+ * transaction's commit, lfs/lfs_txndelta.c): roll-forward writes dr_len
+ * bytes at dr_off of block dr_lbn of the file, and grows the file to
+ * dr_size.  The bytes follow the record, padded to 4.
+ */
+typedef struct delta {
+	u_int32_t dr_ino;		/* inode number */
+	u_int32_t dr_version;		/* the inode's version (IFILE) */
+	int32_t	  dr_lbn;		/* logical block */
+	u_int16_t dr_off;		/* first byte changed */
+	u_int16_t dr_len;		/* bytes changed */
+	u_int64_t dr_size;		/* the file's size once committed */
+} DELTA;				/* 24 bytes, then the bytes */
+#define DELTASIZE(len)	(sizeof(DELTA) + (((len) + 3) & ~3u))
 
 /*
  * What the cleaner tells the kernel about one block (lfs_bmapv,
@@ -241,6 +259,10 @@ struct lfs_stats {
 					 * from SS_DATAONLY summaries */
 	u_int64_t blocks_moved;		/* the cleaner's copies (lfs_markv) */
 	u_int64_t blocks_moved_hot;	/* ... data not at the cold head */
+	u_int64_t deltas;		/* DELTAs written (commits, and the
+					 * checkpoints that log them again) */
+	u_int64_t delta_bytes;		/* ... the bytes they carry */
+	u_int64_t rfw_deltas;		/* DELTAs roll-forward applied */
 	/* directory operations against the writer (thesis 6.3.3) */
 	u_int64_t writer_waits;		/* sleeps of the writer for dirops
 					 * in progress */
@@ -280,6 +302,8 @@ const char *lfs_sbcheck(const struct dlfs *);	/* NULL, or what is wrong */
 u_int32_t lfs_sssum(const struct dlfs *, const void *summary);
 const char *lfs_sscheck(const struct dlfs *, const void *summary);
 FINFO	*lfs_nextfinfo(const FINFO *);
+DELTA	*lfs_firstdelta(const void *summary);
+DELTA	*lfs_nextdelta(const DELTA *);
 u_int32_t *lfs_inoaddrs(const struct dlfs *, const void *summary);
 u_int32_t lfs_sbfirstblock(const struct dlfs *, u_int32_t sn);
 u_int64_t lfs_maxfilesize(u_int32_t bsize);

@@ -116,6 +116,7 @@ static void
 ppseg(const struct segsum *ss, u_int32_t daddr)
 {
 	const FINFO *fip;
+	const DELTA *dr;
 	u_int32_t b, i, ia;
 
 	printf("pseg\t%u serial %llu create %lld flags ", daddr,
@@ -131,6 +132,11 @@ ppseg(const struct segsum *ss, u_int32_t daddr)
 		b += fip->fi_nblocks;
 		fip = lfs_nextfinfo(fip);
 	}
+	dr = lfs_firstdelta(ss);
+	for (i = 0; i < ss->ss_ndelta; i++, dr = lfs_nextdelta(dr))
+		printf("delta	ino %u version %u lbn %d bytes %u-%u size %llu\n",
+		    dr->dr_ino, dr->dr_version, dr->dr_lbn, dr->dr_off,
+		    dr->dr_off + dr->dr_len - 1, (unsigned long long)dr->dr_size);
 	for (i = 0; i < ss->ss_ninos; i++) {
 		ia = lfs_inoaddrs(&fs, sum)[-1 - (int)i];
 		if (ia != b + i) {

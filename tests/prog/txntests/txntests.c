@@ -53,13 +53,17 @@
  *		with transactions open: each ends, none reaches the disk
  *   readhold	(only when asked) read every page of ledger in a
  *		transaction and hold them until SIGUSR1, then commit
+ *   delta	a commit of a few bytes logs DELTAs; an abort over them
+ *		leaves them; deltahold and deltacheck (only when asked)
+ *		around a power cut: a checkpoint logs a held page's DELTAs
+ *		again (txn_delta.c)
  *
  * The tests are in files by theme (txntests.h names them): the calls,
  * chflags, abort and commit, holes, isolation, plain calls and truncate
  * in txn_basic.c; NO-STEAL in txn_nosteal.c; kill, exit and umount -f
  * in txn_end.c; deadlocks and their victims in txn_deadlock.c; plain
  * calls among transactions in txn_plain.c; who may block whom in
- * txn_dos.c.  This file holds main, the table of tests and the helpers
+ * txn_dos.c; delta commits in txn_delta.c.  This file holds main, the table of tests and the helpers
  * they share.
  */
 #include "txntests.h"
@@ -249,6 +253,9 @@ static const struct {
 	{ "holefill", test_holefill },
 	{ "dos", test_dos },
 	{ "readhold", test_readhold },
+	{ "delta", test_delta },
+	{ "deltahold", test_deltahold },
+	{ "deltacheck", test_deltacheck },
 };
 
 static void
@@ -286,7 +293,7 @@ main(int argc, char *argv[])
 	    "holes", "isolation", "ring", "clump", "nocycle", "kill", "exit",
 	    "implicit", "truncate", "limit", "nosteal", "aborted", "cleaner",
 	    "plaincycle", "victims", "youngest", "plainload", "holefill",
-	    "dos" };
+	    "dos", "delta" };
 	const char *only = NULL;
 	unsigned i;
 	int ch;

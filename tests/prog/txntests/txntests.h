@@ -52,6 +52,11 @@ void	test_isolation(void);
 void	test_implicit(void);
 void	test_truncate(void);
 
+/* txn_delta.c: delta commits */
+void	test_delta(void);
+void	test_deltahold(void);
+void	test_deltacheck(void);
+
 /* txn_nosteal.c: NO-STEAL and its limit */
 void	test_limit(void);
 void	test_nosteal(void);

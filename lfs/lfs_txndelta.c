@@ -1,0 +1,383 @@
+/*
+ * Delta commits: a commit writes the bytes its transactions changed, not
+ * their pages (issue 22; the redo record of a database log, kept in the
+ * LFS summary instead of a log file).  FORCE (thesis 5.2.3) still holds:
+ * when txn_commit returns, what it committed is on the disk, as DELTAs
+ * in the summary of the commit's last partial segment, its COMMIT POINT.
+ * The pages themselves stay dirty in the cache, committed, and go to the
+ * disk with a later write of the segment writer, as the user-level
+ * manager's buffer pool writes its pages after its log (thesis 5.3).
+ *
+ * A page of a protected file carries a struct txn_page (bp->b_fsdata):
+ *
+ *   tp_snap     the page as committed, taken when a transaction first
+ *               changes it (txn_page_keep, from lfs_balloc): the commit
+ *               finds what changed by comparing, and an abort puts it back;
+ *   tp_off/end  the committed bytes the log holds and the disk does not:
+ *               a write of the page clears them (txn_page_written).
+ *
+ * A page is logged as DELTAs (one per run of changed bytes, at most
+ * TXN_MAXRUNS) only if it is on the disk already, the transaction kept a
+ * copy of it, and the group's DELTAs fit in one summary; any other page
+ * goes whole, as before.  Roll-
+ * forward (lfs_rfw_delta) writes each DELTA into the block it names
+ * unless the block there is newer than the DELTA.  A checkpoint moves
+ * where roll-forward starts past the DELTAs of pages a running
+ * transaction holds (they cannot be written): it logs their committed
+ * bytes again, from the copy, right after itself (txn_relog).
+ */
+#include "kern/systm.h"
+#include "kern/vnode.h"
+#include "kern/mount.h"
+#include "kern/buf.h"
+#include "kern/malloc.h"
+#include "kern/proc.h"
+#include "ufs/ufs_extern.h"
+#include "lfs/lfs_extern.h"
+#include "lfs/lfs_txn.h"
+#include <sys/txn.h>
+
+/* The longest DELTA a checkpoint logs again (txn_relog): half a summary. */
+static int
+txn_deltamax(struct lfs *fs)
+{
+	return ((fs->lfs_dlfs.dlfs_sumsize - sizeof(struct segsum) -
+	    sizeof(DELTA)) / 2) & ~3;
+}
+
+static struct txn_page *
+txn_page(struct buf *bp)
+{
+	if (bp->b_fsdata == NULL)
+		bp->b_fsdata = malloc(sizeof(struct txn_page),
+		    M_WAITOK | M_ZERO);
+	return bp->b_fsdata;
+}
+
+/* Does the log hold committed bytes of bp that the disk does not? */
+int
+txn_page_logged(struct buf *bp)
+{
+	struct txn_page *tp = bp->b_fsdata;
+
+	return tp != NULL && tp->tp_off < tp->tp_end;
+}
+
+/*
+ * lfs_balloc, before a transaction first changes page bp (busy) of a
+ * protected file: keep a copy of it as committed.  EAGAIN if the page
+ * holds committed data that neither the disk nor the log has (the
+ * cleaner's copy, a truncation's zeroes): the caller writes it first.
+ * A page not read (a write of all of it) is kept no copy of, and its
+ * commit writes it whole.
+ */
+int
+txn_page_keep(struct buf *bp)
+{
+	struct txn_page *tp;
+
+	if (bp->b_flags & B_TXN)
+		return 0;		/* the transaction's already */
+	if ((bp->b_flags & B_DELWRI) && !txn_page_logged(bp))
+		return EAGAIN;
+	if (!(bp->b_flags & (B_DONE | B_DELWRI)))
+		return 0;
+	tp = txn_page(bp);
+	if (tp->tp_snap == NULL)
+		tp->tp_snap = malloc(bp->b_bcount, M_WAITOK);
+	memcpy(tp->tp_snap, bp->b_data, bp->b_bcount);
+	return 0;
+}
+
+/* The segment writer took bp: its copy carries what the log held. */
+void
+txn_page_written(struct buf *bp)
+{
+	struct txn_page *tp = bp->b_fsdata;
+
+	if (tp != NULL && tp->tp_snap == NULL) {
+		free(tp);
+		bp->b_fsdata = NULL;
+	} else if (tp != NULL)
+		tp->tp_off = tp->tp_end = 0;
+}
+
+/*
+ * An abort of page bp (busy, B_TXN): if the log holds committed bytes of
+ * it, the page goes back to its copy and stays dirty (1); else 0, and
+ * the caller throws it away (the disk has it as committed).
+ */
+int
+txn_page_restore(struct buf *bp)
+{
+	struct txn_page *tp = bp->b_fsdata;
+
+	if (tp == NULL || tp->tp_snap == NULL || !txn_page_logged(bp))
+		return 0;
+	memcpy(bp->b_data, tp->tp_snap, bp->b_bcount);
+	free(tp->tp_snap);
+	tp->tp_snap = NULL;
+	txn_page_gone(bp);
+	brelse(bp);
+	return 1;
+}
+
+/*
+ * The size of vp's file as committed: while a running transaction holds
+ * its size, the size before it (a group being forced has committed).
+ */
+struct txn_lock *
+txn_sizeholder(struct vnode *vp)
+{
+	struct txn_lock *sl;
+	struct txn *t;
+
+	LIST_FOREACH(t, &txn_all, t_all)
+		if (t->t_state != TXN_FORCING &&
+		    (sl = txn_held(t, vp, TXN_SIZE)) != NULL)
+			return sl;
+	return NULL;
+}
+
+static u_int64_t
+txn_committed_size(struct vnode *vp)
+{
+	struct txn_lock *sl = txn_sizeholder(vp);
+
+	return sl != NULL ? (u_int64_t)sl->l_oldsize : VTOI(vp)->i_size;
+}
+
+/*
+ * The runs of bytes where a and b (n bytes) differ, into run[0..max-1]
+ * as [off, end) pairs, those less than a DELTA's header apart taken as
+ * one; how many, or -1 if more than max.
+ */
+#define TXN_MAXRUNS	8
+static int
+txn_runs(const char *a, const char *b, int n, u_int16_t (*run)[2], int max)
+{
+	int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (a[i] == b[i])
+			continue;
+		if (k > 0 && i - run[k - 1][1] < (int)sizeof(DELTA))
+			run[k - 1][1] = i + 1;	/* the run before goes on */
+		else if (k == max)
+			return -1;
+		else {
+			run[k][0] = i;
+			run[k++][1] = i + 1;
+		}
+	}
+	return k;
+}
+
+/* What the DELTAs of page bp (B_TXN, with a copy) take in a summary. */
+static int
+txn_delta_size(struct buf *bp, u_int16_t (*run)[2], int *nrun)
+{
+	struct txn_page *tp = bp->b_fsdata;
+	int k, need = 0;
+
+	*nrun = txn_runs(tp->tp_snap, bp->b_data, bp->b_bcount, run,
+	    TXN_MAXRUNS);
+	for (k = 0; k < *nrun; k++)
+		need += DELTASIZE(run[k][1] - run[k][0]);
+	return need;
+}
+
+/*
+ * txn_release_pages, for the committing group's page bp (B_TXN): may it
+ * be logged as DELTAs within *room summary bytes?  If so it is marked
+ * (tp_delta) and stays B_TXN, out of the writer's reach, until the write
+ * is done (txn_deltas_done).
+ */
+int
+txn_delta_plan(struct lfs *fs, struct buf *bp, int *room)
+{
+	struct txn_page *tp = bp->b_fsdata;
+	u_int16_t run[TXN_MAXRUNS][2];
+	int need, nrun;
+	daddr_t sector;
+
+	if (tp == NULL || tp->tp_snap == NULL ||
+	    ufs_bmaparray(bp->b_vp, bp->b_lblkno, &sector, NULL) != 0 ||
+	    sector <= 0)
+		return 0;		/* not on the disk, or no copy */
+	need = txn_delta_size(bp, run, &nrun);
+	if (nrun < 0 || need > *room)
+		return 0;
+	*room -= need;
+	tp->tp_delta = 1;
+	tp->tp_doff = nrun > 0 ? run[0][0] : 0;
+	tp->tp_dend = nrun > 0 ? run[nrun - 1][1] : 0;
+	return 1;
+}
+
+/* A DELTA at `at` of bytes off..end of page, block lbn of ip; its size. */
+static int
+txn_mkdelta(char *at, struct inode *ip, daddr_t lbn, const char *page,
+    int off, int end)
+{
+	DELTA *dr = (DELTA *)at;
+
+	dr->dr_ino = ip->i_number;
+	dr->dr_version = ip->i_gen;
+	dr->dr_lbn = lbn;
+	dr->dr_off = off;
+	dr->dr_len = end - off;
+	dr->dr_size = txn_committed_size(ITOV(ip));
+	memcpy(dr + 1, page + off, end - off);
+	return DELTASIZE(end - off);
+}
+
+/* The DELTA placed where the open summary's free bytes begin is in it. */
+static void
+txn_sumdelta(struct lfs *fs, struct segment *sp)
+{
+	DELTA *dr = (DELTA *)(sp->sg_sum + sp->sg_sumused);
+
+	sp->sg_sumused += DELTASIZE(dr->dr_len);
+	((struct segsum *)sp->sg_sum)->ss_ndelta++;
+	fs->lfs_stats.deltas++;
+	fs->lfs_stats.delta_bytes += dr->dr_len;
+}
+
+/* The committing group's pages that carry a DELTA, busy, one by one. */
+#define TXN_FOREACH_DELTA(fs, t, l, bp)					\
+	TAILQ_FOREACH(t, &(fs)->lfs_txnforce, t_commitq)		\
+		LIST_FOREACH(l, &(t)->t_locks, l_tlink)			\
+			if (l->l_granted && l->l_mode == TXN_EXCL &&	\
+			    l->l_obj->o_lbn != TXN_SIZE &&		\
+			    (bp = incore(l->l_obj->o_vp, l->l_obj->o_lbn)) \
+			    != NULL && (bp->b_flags & B_TXN) &&		\
+			    bp->b_fsdata != NULL &&			\
+			    ((struct txn_page *)bp->b_fsdata)->tp_delta)
+
+/*
+ * The commit's segment write, last: the group's DELTAs into the summary
+ * of the partial segment that ends the write, its COMMIT POINT.
+ * txn_delta_plan kept them within one summary.
+ */
+int
+txn_logdeltas(struct lfs *fs, struct segment *sp)
+{
+	u_int16_t run[TXN_MAXRUNS][2];
+	struct txn *t;
+	struct txn_lock *l;
+	struct buf *bp;
+	int need = 0, nrun, k, error;
+
+	TXN_FOREACH_DELTA(fs, t, l, bp)
+		need += txn_delta_size(bp, run, &nrun);
+	if (need == 0)
+		return 0;
+	if (sp->sg_open)
+		lfs_endfinfo(fs, sp);
+	if ((error = lfs_needroom(fs, sp, 0, need, 0)) != 0)
+		return error;
+	TXN_FOREACH_DELTA(fs, t, l, bp) {
+		txn_delta_size(bp, run, &nrun);
+		for (k = 0; k < nrun; k++) {
+			txn_mkdelta((char *)sp->sg_sum + sp->sg_sumused,
+			    VTOI(bp->b_vp), bp->b_lblkno, bp->b_data,
+			    run[k][0], run[k][1]);
+			txn_sumdelta(fs, sp);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The commit's write is on the disk: its DELTA pages are committed and
+ * dirty, no longer the transaction's; the log holds what they changed.
+ */
+void
+txn_deltas_done(struct lfs *fs)
+{
+	struct txn *t;
+	struct txn_lock *l;
+	struct txn_page *tp;
+	struct buf *bp;
+
+	TXN_FOREACH_DELTA(fs, t, l, bp) {
+		tp = bp->b_fsdata;
+		if (tp->tp_dend > tp->tp_doff) {
+			if (!txn_page_logged(bp)) {
+				tp->tp_off = tp->tp_doff;
+				tp->tp_end = tp->tp_dend;
+			}
+			tp->tp_off = MIN(tp->tp_off, tp->tp_doff);
+			tp->tp_end = MAX(tp->tp_end, tp->tp_dend);
+		}
+		tp->tp_delta = 0;
+		txn_page_forced(t, bp);
+		if (!txn_page_logged(bp) && !(bp->b_flags & B_BUSY)) {
+			bremfree(bp);	/* as the disk has it: no write */
+			bp->b_flags |= B_BUSY;
+			lfs_undirty(fs, bp);
+		}
+	}
+}
+
+/*
+ * A checkpoint, after its ifile (roll-forward will start after it): the
+ * committed bytes of every page the log holds and the disk does not
+ * (those a running transaction holds, and any the writer passed by),
+ * logged again; *np says how many.  Copied out first, all at once: no
+ * commit can run during the checkpoint (the segment lock), and nothing
+ * here sleeps.
+ */
+int
+txn_relog(struct lfs *fs, struct segment *sp, int *np)
+{
+	struct mount *mp = fs->lfs_ump->um_mountp;
+	int max = txn_deltamax(fs), n, room = 0, size, off, error = 0;
+	struct vnode *vp;
+	struct buf *bp;
+	struct txn_page *tp;
+	char *recs = NULL, *r;
+
+	for (;;) {
+		n = size = 0;
+		LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes)
+			LIST_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs) {
+				if (!txn_page_logged(bp))
+					continue;
+				n++;
+				tp = bp->b_fsdata;
+				for (off = tp->tp_off; off < tp->tp_end;
+				    off += max) {
+					if (size + (int)DELTASIZE(max) > room) {
+						size = room + 1;
+						continue;	/* counted */
+					}
+					size += txn_mkdelta(recs + size,
+					    VTOI(vp), bp->b_lblkno,
+					    (bp->b_flags & B_TXN) &&
+					    tp->tp_snap ? tp->tp_snap :
+					    bp->b_data, off,
+					    MIN(off + max, tp->tp_end));
+				}
+			}
+		if (size <= room)
+			break;
+		free(recs);		/* more than room was made for */
+		room = n * (fs->lfs_dlfs.dlfs_bsize / max + 1) * DELTASIZE(max);
+		recs = malloc(room, M_WAITOK);
+	}
+	*np = n;
+	if (n > 0 && sp->sg_open)
+		lfs_endfinfo(fs, sp);
+	for (r = recs; r < recs + size; r += DELTASIZE(((DELTA *)r)->dr_len)) {
+		if ((error = lfs_needroom(fs, sp, 0,
+		    DELTASIZE(((DELTA *)r)->dr_len), 0)) != 0)
+			break;
+		memcpy(sp->sg_sum + sp->sg_sumused, r,
+		    DELTASIZE(((DELTA *)r)->dr_len));
+		txn_sumdelta(fs, sp);
+	}
+	free(recs);
+	return error;
+}
