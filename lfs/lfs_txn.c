@@ -9,16 +9,17 @@
  * cache (NO-STEAL: B_TXN, which the segment writer, sync, the update
  * daemon and the cleaner leave alone), and commit writes them with their
  * indirect blocks and inodes in one segment write (FORCE), so the
- * after-image is on the disk when txn_commit returns.  Abort throws the
- * pages away.  Isolation is strict two-phase page locking
+ * after-image is on the disk when txn_commit returns; of a page the disk
+ * holds, only the bytes changed, as DELTAs (lfs_txndelta.c).  Abort
+ * throws the pages away.  Isolation is strict two-phase page locking
  * (lfs_txnlock.c): a read locks each page shared before the buffer
  * lookup (lfs_blkatoff), a write exclusive (lfs_balloc), and all locks
  * go when the transaction ends.
  *
  * The pieces: a transaction's life and the system calls are here; a
  * protected file's reads, writes and pinned pages in lfs_txnfile.c; the
- * commit in lfs_txncommit.c; the abort in lfs_txnundo.c; the lock table
- * in lfs_txnlock.c.
+ * commit in lfs_txncommit.c, its DELTAs in lfs_txndelta.c; the abort in
+ * lfs_txnundo.c; the lock table in lfs_txnlock.c.
  *
  * The thesis leaves these open; here is what this kernel does.
  *   Commit atomicity.  A commit's segment write (SEGM_TXN) marks every

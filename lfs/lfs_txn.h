@@ -152,12 +152,13 @@ void	txn_release_pages(struct lfs *);
  * lfs_txndelta.c: delta commits.  A protected file's page carries one of
  * these (bp->b_fsdata) once a transaction changed it.
  */
+#define TXN_MAXRUNS	8		/* DELTAs a page may take */
 struct txn_page {
 	u_int16_t tp_off, tp_end;	/* committed bytes the log holds and
 					 * the disk does not: [off, end) */
-	u_int16_t tp_doff, tp_dend;	/* the DELTA of the commit being
-					 * written, if tp_delta */
-	int	tp_delta;
+	int	tp_delta;		/* the commit being written logs it */
+	int	tp_nrun;		/* ... as these runs of changed bytes */
+	u_int16_t tp_run[TXN_MAXRUNS][2];
 	char	*tp_snap;		/* the page as committed, while a
 					 * transaction changes it */
 };

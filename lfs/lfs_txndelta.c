@@ -148,70 +148,61 @@ txn_committed_size(struct vnode *vp)
 }
 
 /*
- * The runs of bytes where a and b (n bytes) differ, into run[0..max-1]
- * as [off, end) pairs, those less than a DELTA's header apart taken as
- * one; how many, or -1 if more than max.
+ * The runs of bytes where a and b (n bytes, a multiple of 4) differ, into
+ * run[0..max-1] as [off, end) pairs, those less than a DELTA's header
+ * apart taken as one; how many, or -1 if more than max.  Equal words are
+ * passed over a word at a time.
  */
-#define TXN_MAXRUNS	8
 static int
 txn_runs(const char *a, const char *b, int n, u_int16_t (*run)[2], int max)
 {
-	int i, k = 0;
+	const u_int32_t *wa = (const u_int32_t *)a, *wb = (const u_int32_t *)b;
+	int i, w, k = 0;
 
-	for (i = 0; i < n; i++) {
-		if (a[i] == b[i])
+	for (w = 0; w < n / 4; w++) {
+		if (wa[w] == wb[w])
 			continue;
-		if (k > 0 && i - run[k - 1][1] < (int)sizeof(DELTA))
-			run[k - 1][1] = i + 1;	/* the run before goes on */
-		else if (k == max)
-			return -1;
-		else {
-			run[k][0] = i;
-			run[k++][1] = i + 1;
+		for (i = 4 * w; i < 4 * w + 4; i++) {
+			if (a[i] == b[i])
+				continue;
+			if (k > 0 && i - run[k - 1][1] < (int)sizeof(DELTA))
+				run[k - 1][1] = i + 1;	/* the run goes on */
+			else if (k == max)
+				return -1;
+			else {
+				run[k][0] = i;
+				run[k++][1] = i + 1;
+			}
 		}
 	}
 	return k;
 }
 
-/* What the DELTAs of page bp (B_TXN, with a copy) take in a summary. */
-static int
-txn_delta_size(struct buf *bp, u_int16_t (*run)[2], int *nrun)
-{
-	struct txn_page *tp = bp->b_fsdata;
-	int k, need = 0;
-
-	*nrun = txn_runs(tp->tp_snap, bp->b_data, bp->b_bcount, run,
-	    TXN_MAXRUNS);
-	for (k = 0; k < *nrun; k++)
-		need += DELTASIZE(run[k][1] - run[k][0]);
-	return need;
-}
-
 /*
  * txn_release_pages, for the committing group's page bp (B_TXN): may it
- * be logged as DELTAs within *room summary bytes?  If so it is marked
- * (tp_delta) and stays B_TXN, out of the writer's reach, until the write
- * is done (txn_deltas_done).
+ * be logged as DELTAs within *room summary bytes?  If so its runs of
+ * changed bytes are kept (tp_run) and it stays B_TXN, out of the
+ * writer's reach, until the write is done (txn_deltas_done).
  */
 int
 txn_delta_plan(struct lfs *fs, struct buf *bp, int *room)
 {
 	struct txn_page *tp = bp->b_fsdata;
-	u_int16_t run[TXN_MAXRUNS][2];
-	int need, nrun;
+	int need = 0, k;
 	daddr_t sector;
 
 	if (tp == NULL || tp->tp_snap == NULL ||
 	    ufs_bmaparray(bp->b_vp, bp->b_lblkno, &sector, NULL) != 0 ||
 	    sector <= 0)
 		return 0;		/* not on the disk, or no copy */
-	need = txn_delta_size(bp, run, &nrun);
-	if (nrun < 0 || need > *room)
+	tp->tp_nrun = txn_runs(tp->tp_snap, bp->b_data, bp->b_bcount,
+	    tp->tp_run, TXN_MAXRUNS);
+	for (k = 0; k < tp->tp_nrun; k++)
+		need += DELTASIZE(tp->tp_run[k][1] - tp->tp_run[k][0]);
+	if (tp->tp_nrun < 0 || need > *room)
 		return 0;
 	*room -= need;
 	tp->tp_delta = 1;
-	tp->tp_doff = nrun > 0 ? run[0][0] : 0;
-	tp->tp_dend = nrun > 0 ? run[nrun - 1][1] : 0;
 	return 1;
 }
 
@@ -263,14 +254,17 @@ txn_sumdelta(struct lfs *fs, struct segment *sp)
 int
 txn_logdeltas(struct lfs *fs, struct segment *sp)
 {
-	u_int16_t run[TXN_MAXRUNS][2];
 	struct txn *t;
 	struct txn_lock *l;
+	struct txn_page *tp;
 	struct buf *bp;
-	int need = 0, nrun, k, error;
+	int need = 0, k, error;
 
-	TXN_FOREACH_DELTA(fs, t, l, bp)
-		need += txn_delta_size(bp, run, &nrun);
+	TXN_FOREACH_DELTA(fs, t, l, bp) {
+		tp = bp->b_fsdata;
+		for (k = 0; k < tp->tp_nrun; k++)
+			need += DELTASIZE(tp->tp_run[k][1] - tp->tp_run[k][0]);
+	}
 	if (need == 0)
 		return 0;
 	if (sp->sg_open)
@@ -278,11 +272,11 @@ txn_logdeltas(struct lfs *fs, struct segment *sp)
 	if ((error = lfs_needroom(fs, sp, 0, need, 0)) != 0)
 		return error;
 	TXN_FOREACH_DELTA(fs, t, l, bp) {
-		txn_delta_size(bp, run, &nrun);
-		for (k = 0; k < nrun; k++) {
+		tp = bp->b_fsdata;
+		for (k = 0; k < tp->tp_nrun; k++) {
 			txn_mkdelta((char *)sp->sg_sum + sp->sg_sumused,
 			    VTOI(bp->b_vp), bp->b_lblkno, bp->b_data,
-			    run[k][0], run[k][1]);
+			    tp->tp_run[k][0], tp->tp_run[k][1]);
 			txn_sumdelta(fs, sp);
 		}
 	}
@@ -300,16 +294,19 @@ txn_deltas_done(struct lfs *fs)
 	struct txn_lock *l;
 	struct txn_page *tp;
 	struct buf *bp;
+	int lo, hi;
 
 	TXN_FOREACH_DELTA(fs, t, l, bp) {
 		tp = bp->b_fsdata;
-		if (tp->tp_dend > tp->tp_doff) {
-			if (!txn_page_logged(bp)) {
-				tp->tp_off = tp->tp_doff;
-				tp->tp_end = tp->tp_dend;
+		if (tp->tp_nrun > 0) {
+			lo = tp->tp_run[0][0];
+			hi = tp->tp_run[tp->tp_nrun - 1][1];
+			if (txn_page_logged(bp)) {
+				lo = MIN(lo, tp->tp_off);
+				hi = MAX(hi, tp->tp_end);
 			}
-			tp->tp_off = MIN(tp->tp_off, tp->tp_doff);
-			tp->tp_end = MAX(tp->tp_end, tp->tp_dend);
+			tp->tp_off = lo;
+			tp->tp_end = hi;
 		}
 		tp->tp_delta = 0;
 		txn_page_forced(t, bp);
