@@ -1,7 +1,9 @@
 /*
- * read, write and ioctl: the calls that work on any kind of descriptor.
+ * read, write and ioctl: the calls that work on any kind of descriptor;
+ * and pread and pwrite, read and write at an offset of a file or device.
  */
 #include "kern/systm.h"
+#include "kern/vnode.h"
 #include "kern/file.h"
 #include "kern/proc.h"
 #include "kern/uio.h"
@@ -9,9 +11,14 @@
 #include "kern/syscallargs.h"
 #include <sys/ioctl.h>
 
+/*
+ * A read or write of nbyte bytes at buf: at the descriptor's offset,
+ * which moves on (at NULL), or at *at, which leaves it alone (pread,
+ * pwrite: one call where lseek and read took two; not on a pipe).
+ */
 static int
-rw(struct proc *p, int fd, void *buf, u_int nbyte, enum uio_rw dir,
-    int *retval)
+rw(struct proc *p, int fd, void *buf, u_int nbyte, const off_t *at,
+    enum uio_rw dir, int *retval)
 {
 	struct file *fp;
 	struct iovec iov;
@@ -22,12 +29,19 @@ rw(struct proc *p, int fd, void *buf, u_int nbyte, enum uio_rw dir,
 		return error;
 	if (!(fp->f_flag & (dir == UIO_READ ? FREAD : FWRITE)))
 		return EBADF;
-	if ((int)nbyte < 0)
+	if (at != NULL && (fp->f_type != DTYPE_VNODE ||
+	    ((struct vnode *)fp->f_data)->v_type == VFIFO))
+		return ESPIPE;
+	if ((int)nbyte < 0 || (at != NULL && *at < 0))
 		return EINVAL;
-	uio_setup1(&uio, &iov, buf, nbyte, 0, UIO_USERSPACE, dir);
+	uio_setup1(&uio, &iov, buf, nbyte, at != NULL ? *at : 0,
+	    UIO_USERSPACE, dir);
 	fp->f_count++;		/* hold it across a sleep */
-	error = dir == UIO_READ ? fp->f_ops->fo_read(fp, &uio) :
-	    fp->f_ops->fo_write(fp, &uio);
+	if (at != NULL)
+		error = vn_rdwr_at(fp, &uio);
+	else
+		error = dir == UIO_READ ? fp->f_ops->fo_read(fp, &uio) :
+		    fp->f_ops->fo_write(fp, &uio);
 	/* A transfer cut short by a signal still reports what moved. */
 	if (error && uio.uio_resid != (int)nbyte &&
 	    (error == ERESTART || error == EINTR || error == EWOULDBLOCK))
@@ -42,13 +56,28 @@ rw(struct proc *p, int fd, void *buf, u_int nbyte, enum uio_rw dir,
 int
 sys_read(struct proc *p, struct read_args *uap, int *retval)
 {
-	return rw(p, uap->fd, uap->buf, uap->nbyte, UIO_READ, retval);
+	return rw(p, uap->fd, uap->buf, uap->nbyte, NULL, UIO_READ, retval);
 }
 
 int
 sys_write(struct proc *p, struct write_args *uap, int *retval)
 {
-	return rw(p, uap->fd, (void *)uap->buf, uap->nbyte, UIO_WRITE, retval);
+	return rw(p, uap->fd, (void *)uap->buf, uap->nbyte, NULL, UIO_WRITE,
+	    retval);
+}
+
+int
+sys_pread(struct proc *p, struct pread_args *uap, int *retval)
+{
+	return rw(p, uap->fd, uap->buf, uap->nbyte, &uap->offset, UIO_READ,
+	    retval);
+}
+
+int
+sys_pwrite(struct proc *p, struct pwrite_args *uap, int *retval)
+{
+	return rw(p, uap->fd, (void *)uap->buf, uap->nbyte, &uap->offset,
+	    UIO_WRITE, retval);
 }
 
 /*

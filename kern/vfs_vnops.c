@@ -126,6 +126,23 @@ vn_write(struct file *fp, struct uio *uio)
 	return error;
 }
 
+/* pread, pwrite: at uio's offset; the descriptor's stays where it is. */
+int
+vn_rdwr_at(struct file *fp, struct uio *uio)
+{
+	struct vnode *vp = fp->f_data;
+	int ioflag = IO_UNIT;
+
+	if (uio->uio_rw == UIO_READ)
+		return VOP_READ(vp, uio, (fp->f_flag & O_NONBLOCK) ?
+		    IO_NDELAY : 0, &curproc->p_cred);
+	if ((fp->f_flag & O_APPEND) && vp->v_type == VREG)
+		ioflag |= IO_APPEND;	/* as write(2) would (POSIX) */
+	if (fp->f_flag & O_FSYNC)
+		ioflag |= IO_SYNC;
+	return VOP_WRITE(vp, uio, ioflag, &curproc->p_cred);
+}
+
 int
 vn_stat(struct vnode *vp, struct stat *sb)
 {

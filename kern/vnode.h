@@ -227,6 +227,8 @@ struct nameidata;
 struct stat;
 int	vn_open(struct nameidata *, int fmode, int cmode);
 int	vn_stat(struct vnode *, struct stat *);
+struct file;
+int	vn_rdwr_at(struct file *, struct uio *);
 int	vn_rdwr(int rw, struct vnode *, void *base, int len,
 	    off_t offset, int segflg, int ioflag, struct ucred *, int *aresid);
 

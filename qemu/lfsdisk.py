@@ -241,6 +241,7 @@ class Delta:
     off: int
     len: int
     size: int
+    data: bytes = b""
 
 
 @dataclass
@@ -354,6 +355,7 @@ def parse_summary(fs: Dlfs, raw: bytes) -> Summary:
             s.problem = s.problem or "DELTAs overflow the summary"
             return s
         d = Delta(*DELTA.unpack_from(raw, off))
+        d.data = raw[off + DELTA.size:off + DELTA.size + d.len]
         if off + DELTA.size + ((d.len + 3) & ~3) > inos:
             s.problem = s.problem or "DELTAs overflow the summary"
             return s

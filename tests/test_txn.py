@@ -14,6 +14,7 @@ import re
 
 import pexpect
 
+from qemu import lfsdisk
 from tests import fslib
 from tests.guest import BUILD, TOP, free_port
 
@@ -293,3 +294,25 @@ def test_a_checkpoint_logs_again_the_delta_of_a_page_a_transaction_holds(guests)
     assert m and int(m.group(1)) >= 2, stats
     g.ok("umount /mnt")
     fslib.fsck_lfs_clean(g, "-n")
+
+
+def test_a_commit_of_a_few_bytes_is_one_summary_with_its_deltas(guests):
+    """Read from the host, as the power cut left the disk: after the last
+    checkpoint, an append of three bytes to a protected file (a plain
+    write: a transaction of its own, forced) is one partial segment with
+    no blocks, flagged TXN, whose one DELTA holds the bytes and the size."""
+    g = guests.boot(kargs="syncinterval=0")
+    g.ok("newfs_lfs /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt")
+    g.ok("echo x > /mnt/f && chflags txn /mnt/f && sync")
+    g.ok("echo yz >> /mnt/f")
+    g.close()
+    img = lfsdisk.Image(g.sd1)
+    try:
+        psegs = img.after_checkpoint()
+    finally:
+        img.close()
+    assert len(psegs) == 1, [(p.ss.flagstr, p.ss.nblocks) for p in psegs]
+    ss = psegs[0].ss
+    assert "TXN" in ss.flagstr and ss.nblocks == 0 and len(ss.deltas) == 1, ss
+    d = ss.deltas[0]
+    assert (d.lbn, d.off, d.data, d.size) == (0, 2, b"yz\n", 5), d

@@ -127,9 +127,7 @@ pagewrite(struct mpool *mp, struct bpage *bp)
 	    tp_walflush(mp->env, HDR(page)->lsn) < 0)
 		return -1;
 	page_setcksum(page, mp->psize);
-	if (lseek(mp->fd, off, SEEK_SET) != off)
-		return -1;
-	if (write(mp->fd, page, mp->psize) != (ssize_t)mp->psize) {
+	if (pwrite(mp->fd, page, mp->psize, off) != (ssize_t)mp->psize) {
 		if (errno == 0)
 			errno = EIO;
 		return -1;
@@ -151,8 +149,7 @@ pageread(struct mpool *mp, struct bpage *bp)
 	off_t off = (off_t)bp->pgno * mp->psize;
 	ssize_t n;
 
-	if (lseek(mp->fd, off, SEEK_SET) != off ||
-	    (n = read(mp->fd, page, mp->psize)) < 0)
+	if ((n = pread(mp->fd, page, mp->psize, off)) < 0)
 		return -1;
 	mp->st.reads++;
 	memset((char *)page + n, 0, mp->psize - n);

@@ -62,6 +62,8 @@ int	 isatty(int);
 int	 link(const char *, const char *);
 off_t	 lseek(int, off_t, int);
 int	 pipe(int *);
+ssize_t	 pread(int, void *, size_t, off_t);
+ssize_t	 pwrite(int, const void *, size_t, off_t);
 ssize_t	 read(int, void *, size_t);
 ssize_t	 readlink(const char *, char *, size_t);
 int	 rmdir(const char *);

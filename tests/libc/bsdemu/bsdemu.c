@@ -288,6 +288,18 @@ __sys_lseek(int fd, int pad, off_t off, int whence)
 	return result;
 }
 
+ssize_t
+__sys_pread(int fd, void *b, size_t n, int pad, off_t off)
+{
+	return ret(L5(LNR_pread64, fd, b, n, (long)off, (long)(off >> 32)));
+}
+
+ssize_t
+__sys_pwrite(int fd, const void *b, size_t n, int pad, off_t off)
+{
+	return ret(L5(LNR_pwrite64, fd, b, n, (long)off, (long)(off >> 32)));
+}
+
 int
 __sys_truncate(const char *path, int pad, off_t len)
 {

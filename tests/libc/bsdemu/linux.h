@@ -58,6 +58,8 @@ void	__linux_restore_rt(void);
 #define LNR_rt_sigprocmask	175
 #define LNR_rt_sigpending	176
 #define LNR_rt_sigsuspend	179
+#define LNR_pread64		180
+#define LNR_pwrite64		181
 #define LNR_mmap2		192
 #define LNR_truncate64		193
 #define LNR_ftruncate64		194

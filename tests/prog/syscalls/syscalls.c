@@ -65,6 +65,45 @@ path(const char *name)
 	return buf[n];
 }
 
+/* pread and pwrite: at an offset, the descriptor's offset untouched. */
+static void
+test_pread(void)
+{
+	char buf[64];
+	int fd, p[2];
+
+	fd = open(path("p"), O_CREAT | O_RDWR | O_TRUNC, 0644);
+	succeeds(fd, "open for pread");
+	check(write(fd, "0123456789", 10) == 10, "write for pread", "short");
+	check(lseek(fd, 3, SEEK_SET) == 3, "lseek for pread", "not 3");
+	memset(buf, 0, sizeof(buf));
+	check(pread(fd, buf, 4, 5) == 4 && strcmp(buf, "5678") == 0,
+	    "pread at an offset", "%s", buf);
+	check(lseek(fd, 0, SEEK_CUR) == 3, "pread leaves the offset", "moved");
+	check(pwrite(fd, "ab", 2, 8) == 2 && pread(fd, buf, 10, 0) == 10 &&
+	    memcmp(buf, "01234567ab", 10) == 0, "pwrite at an offset", "%.10s",
+	    buf);
+	check(lseek(fd, 0, SEEK_CUR) == 3, "pwrite leaves the offset",
+	    "moved");
+	check(pwrite(fd, "z", 1, 20) == 1 && pread(fd, buf, 64, 9) == 12 &&
+	    buf[1] == 0 && buf[11] == 'z', "pwrite past the end leaves a hole",
+	    "size or bytes");
+	check(pread(fd, buf, 4, 100) == 0, "pread past the end: 0", "not 0");
+	fails(pread(fd, buf, 4, -1), EINVAL, "pread at a negative offset");
+	fails(pwrite(fd, buf, 4, -5), EINVAL, "pwrite at a negative offset");
+	fails(pread(99, buf, 4, 0), EBADF, "pread bad fd");
+	close(fd);
+	fd = open(path("p"), O_RDONLY);
+	fails(pwrite(fd, "x", 1, 0), EBADF, "pwrite to a read-only fd");
+	close(fd);
+	unlink(path("p"));
+	succeeds(pipe(p), "pipe for pread");
+	fails(pread(p[0], buf, 1, 0), ESPIPE, "pread on a pipe");
+	fails(pwrite(p[1], "x", 1, 0), ESPIPE, "pwrite on a pipe");
+	close(p[0]);
+	close(p[1]);
+}
+
 static void
 test_files(void)
 {
@@ -125,6 +164,7 @@ test_files(void)
 	fd = open(path("f"), O_RDONLY);
 	fails(write(fd, "x", 1), EBADF, "write to a read-only fd");
 	close(fd);
+	test_pread();
 }
 
 static void
