@@ -762,31 +762,42 @@ lfs_rfw_setblk(struct lfs *fs, struct inode *ip, daddr_t lbn, u_int32_t daddr)
 	fs->lfs_stats.rfw_dataonly++;
 }
 
+/*
+ * Is ino, at this version, a file the map has?  0 if so, with *daddr the
+ * block its inode is in; nonzero if freed or reused since (or no file).
+ */
+static int
+lfs_rfw_file(struct lfs *fs, u_int32_t ino, u_int32_t version,
+    u_int32_t *daddr)
+{
+	struct lfs_ifref r;
+	IFILE *ifp;
+	int gone;
+
+	if (ino <= LFS_IFILE_INUM || ino >= fs->lfs_maxino ||
+	    (ifp = LFS_IENTRY(fs, ino, &r)) == NULL)
+		return ENOENT;
+	*daddr = ifp->if_daddr;
+	gone = *daddr == LFS_UNUSED_DADDR || ifp->if_version != version;
+	lfs_ifput(fs, &r, 0);
+	return gone ? ENOENT : 0;
+}
+
 /* Put back the blocks of one FINFO at b, if its file's inode is older. */
 static void
 lfs_rfw_finfo(struct lfs *fs, struct lfs_rfw *rf, int i, const FINFO *fip,
     u_int32_t b)
 {
 	struct dlfs *d = &fs->lfs_dlfs;
-	struct lfs_ifref r;
 	struct vnode *vp;
 	struct inode *ip;
-	IFILE *ifp;
-	u_int32_t daddr, version, j;
+	u_int32_t daddr, j;
 	off_t size;
 
-	if (fip->fi_ino <= LFS_IFILE_INUM || fip->fi_ino >= fs->lfs_maxino ||
-	    fip->fi_nblocks == 0 ||
-	    (ifp = LFS_IENTRY(fs, fip->fi_ino, &r)) == NULL)
-		return;
-	daddr = ifp->if_daddr;
-	version = ifp->if_version;
-	lfs_ifput(fs, &r, 0);
 	/* Freed or reused since, or an inode as new as these blocks. */
-	if (daddr == LFS_UNUSED_DADDR || version != fip->fi_version ||
-	    lfs_rfw_which(rf, daddr) >= i)
-		return;
-	if (lfs_vget(fs->lfs_ump->um_mountp, fip->fi_ino, &vp) != 0)
+	if (fip->fi_nblocks == 0 || lfs_rfw_file(fs, fip->fi_ino,
+	    fip->fi_version, &daddr) != 0 || lfs_rfw_which(rf, daddr) >= i ||
+	    lfs_vget(fs->lfs_ump->um_mountp, fip->fi_ino, &vp) != 0)
 		return;
 	ip = VTOI(vp);
 	for (j = 0; j < fip->fi_nblocks; j++)
@@ -811,22 +822,14 @@ lfs_rfw_finfo(struct lfs *fs, struct lfs_rfw *rf, int i, const FINFO *fip,
 static void
 lfs_rfw_delta(struct lfs *fs, struct lfs_rfw *rf, int i, const DELTA *dr)
 {
-	struct lfs_ifref r;
 	struct vnode *vp;
 	struct inode *ip;
 	struct buf *bp;
-	IFILE *ifp;
-	u_int32_t daddr, version;
+	u_int32_t daddr;
 	daddr_t sector;
 
-	if (dr->dr_ino <= LFS_IFILE_INUM || dr->dr_ino >= fs->lfs_maxino ||
-	    dr->dr_lbn < 0 ||
-	    (ifp = LFS_IENTRY(fs, dr->dr_ino, &r)) == NULL)
-		return;
-	daddr = ifp->if_daddr;
-	version = ifp->if_version;
-	lfs_ifput(fs, &r, 0);
-	if (daddr == LFS_UNUSED_DADDR || version != dr->dr_version ||
+	if (dr->dr_lbn < 0 ||
+	    lfs_rfw_file(fs, dr->dr_ino, dr->dr_version, &daddr) != 0 ||
 	    lfs_vget(fs->lfs_ump->um_mountp, dr->dr_ino, &vp) != 0)
 		return;
 	ip = VTOI(vp);
