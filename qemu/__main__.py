@@ -5,6 +5,7 @@
     python3 -m qemu crashtest [-w W,...] [-s SEED] [--sample N]    make crashtest
                               [--pick N]
     python3 -m qemu bench [--profile P]                            make bench (and report)
+    python3 -m qemu kprof [--seconds S] [--user ELF]               where the CPU goes
 
 Run it from the top of the tree, where the packages qemu, tests and bench
 live (the Makefile does).  `python3 -m qemu COMMAND --help` lists each
@@ -98,6 +99,12 @@ def parser() -> argparse.ArgumentParser:
                    help="tear every N-th multi-sector write (0: none)")
     p.add_argument("--work", type=Path, default=TOP / "build" / "crash")
     p.set_defaults(run=crashtest)
+
+    p = sub.add_parser("kprof", help="sample where a running guest's CPU "
+                       "goes, through its GDB stub (qemu/kprof.py)")
+    from qemu import kprof
+    kprof.add_arguments(p)
+    p.set_defaults(run=kprof.main)
 
     p = sub.add_parser("bench", help="every benchmark driver of bench/ "
                        "(make bench)")

@@ -1,0 +1,32 @@
+"""python3 -m qemu kprof: the sampling profiler, from the host, on a guest
+that is busy in a known place."""
+import subprocess
+import sys
+
+from tests.guest import BUILD, TOP, free_port
+
+
+def test_kprof_names_where_a_busy_guest_spends_its_cpu(guests):
+    port = free_port()
+    g = guests.boot(gdb_port=port)
+    # dd between /dev/zero and /dev/null lives in read(2) and write(2).
+    g.child.sendline("dd if=/dev/zero of=/dev/null bs=4k count=100000000 "
+                     "> /dev/null 2>&1 &")
+    g.expect(r"# ")
+    out = subprocess.run(
+        [sys.executable, "-m", "qemu", "kprof", "--port", str(port),
+         "--seconds", "3", "--hz", "100", "--user", str(BUILD / "root/bin/dd")],
+        cwd=TOP, capture_output=True, text=True, timeout=120, check=True).stdout
+    head, _, rest = out.partition("\n")
+    assert " samples in " in head, out
+    selfpart, _, incl = rest.partition("(on the stack)")
+    shares = {}
+    for line in incl.splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            shares[parts[1]] = float(parts[0])
+    # Every busy sample is in one of the two calls, or in dd around them.
+    assert shares.get("rw", 0) > 40, out
+    assert shares.get("user:main", 0) + shares.get("syscall", 0) > 50, out
+    # The machine runs on after the profiler detaches.
+    g.ok("kill %1; echo alive")
