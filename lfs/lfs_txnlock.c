@@ -74,12 +74,10 @@ txn_obj_find(struct vnode *vp, daddr_t lbn)
 }
 
 static struct txn_obj *
-txn_obj_get(struct vnode *vp, daddr_t lbn)
+txn_obj_new(struct vnode *vp, daddr_t lbn)
 {
 	struct txn_obj *o;
 
-	if ((o = txn_obj_find(vp, lbn)) != NULL)
-		return o;
 	o = malloc(sizeof(*o), M_WAITOK | M_ZERO);
 	o->o_vp = vp;
 	o->o_lbn = lbn;
@@ -166,11 +164,10 @@ txn_break(struct txn_obj *o, struct txn *t)
 	}
 }
 
-/* t's lock on (vp, lbn), granted, or NULL. */
-struct txn_lock *
-txn_held(struct txn *t, struct vnode *vp, daddr_t lbn)
+/* t's lock on o, granted, or NULL. */
+static struct txn_lock *
+txn_objheld(struct txn *t, struct txn_obj *o)
 {
-	struct txn_obj *o = txn_obj_find(vp, lbn);
 	struct txn_lock *l;
 
 	if (o == NULL)
@@ -179,6 +176,13 @@ txn_held(struct txn *t, struct vnode *vp, daddr_t lbn)
 		if (l->l_txn == t)
 			return l;
 	return NULL;
+}
+
+/* t's lock on (vp, lbn), granted, or NULL. */
+struct txn_lock *
+txn_held(struct txn *t, struct vnode *vp, daddr_t lbn)
+{
+	return txn_objheld(t, txn_obj_find(vp, lbn));
 }
 
 /*
@@ -335,9 +339,9 @@ int
 txn_lock(struct txn *t, struct vnode *vp, daddr_t lbn, int mode, int flags,
     struct txn_lock **lp)
 {
-	struct txn_lock *held = txn_held(t, vp, lbn), *req;
+	struct txn_obj *o = txn_obj_find(vp, lbn);
+	struct txn_lock *held = txn_objheld(t, o), *req;
 	struct txn *victim;
-	struct txn_obj *o;
 	int weak = (flags & TXN_WEAK) && mode == TXN_SHARED ? TXL_WEAK : 0;
 	int error = 0;
 
@@ -348,7 +352,8 @@ txn_lock(struct txn *t, struct vnode *vp, daddr_t lbn, int mode, int flags,
 			*lp = held;
 		return 0;
 	}
-	o = held != NULL ? held->l_obj : txn_obj_get(vp, lbn);
+	if (o == NULL)		/* one lookup: the object is found or made */
+		o = txn_obj_new(vp, lbn);
 	if (txn_grantable(o, t, mode, NULL)) {
 		if (held != NULL) {
 			held->l_mode = mode;		/* an upgrade */

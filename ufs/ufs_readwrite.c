@@ -42,7 +42,7 @@ ufs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		/* the blocks this read will take from here on: read-ahead
 		 * knows them for what they are, not for a sequential run */
 		nblks = (int)((on + MIN((off_t)uio->uio_resid, left) +
-		    bsize - 1) / bsize);
+		    bsize - 1) >> ump->um_bshift);
 		error = UFS_BLKATOFF(ip, uio->uio_offset, nblks, &res, &bp);
 		if (error != 0)
 			break;
