@@ -24,7 +24,9 @@ until the last write returns and the time the fsync then takes.
 
 Then the rotdelay sweep of thesis 7.3.1: FFS made with newfs -d 0, 1, 2, 3, 4, 6, 8
 ms (maxcontig 1), a write and a read pass with S = 64 KB on each; the best rotdelay
-is the one that writes and reads the file in the least time.
+is the one that writes and reads the file in the least time.  The same sweep for
+EFS's gap between clusters (newfs -E -d 0 .. 4): the thesis' EFS left one, ours
+leaves none unless the sweep says a gap pays.
 
 The file systems are newfs -s 98304 (48 MB at the start of sd1): a newfs of the
 whole disk writes every inode block of 1.3 GB, 37 s on the timed disk, and the
@@ -53,6 +55,10 @@ FS_SECTORS = 98304  # newfs -s: 48 MB, the file system at the start of sd1
 FILE = "/mnt/fsbench"
 SWEEP_SIZE = 64 * 1024
 ROTDELAYS_MS = (0, 1, 2, 3, 4, 6, 8)
+# The rotdelay sweeps (figure 7-3): a layout -> its newfs and the gaps tried.
+SWEEPS = {"FFS": ("newfs -d {ms} -s {sectors}", ROTDELAYS_MS),
+          "EFS": ("newfs -E -d {ms} -s {sectors}", (0, 1, 2, 3, 4))}
+DEFAULT_GAP_MS = {"FFS": 4, "EFS": 0}     # newfs's (sbin/newfs)
 # name -> (newfs command, mount command)
 SYSTEMS = {"FFS": (f"newfs -s {FS_SECTORS}", "mount"),
            "EFS": (f"newfs -E -s {FS_SECTORS}", "mount"),
@@ -76,7 +82,7 @@ class Results:
     profile: str
     raw: dict[tuple[str, int], Pass] = field(default_factory=dict)  # (op, S)
     fs: dict[tuple[str, str, int], Pass] = field(default_factory=dict)  # (fs, op, S)
-    sweep: dict[tuple[int, str], Pass] = field(default_factory=dict)  # (ms, op)
+    sweep: dict[tuple[str, int, str], Pass] = field(default_factory=dict)  # (fs, ms, op)
     accum: dict[str, tuple[int, int]] = field(default_factory=dict)  # fs: (write, fsync) us
     guest_s: float = 0.0
 
@@ -141,12 +147,13 @@ def measure(profile: str, total: int) -> Results:
                 print(f"  {name} 0.5 MB: writes {w / 1e3:.1f} ms, fsync {f / 1e3:.1f} ms",
                       flush=True)
                 g.ok("umount /mnt")
-            for ms in ROTDELAYS_MS:
-                newfs(g, f"newfs -d {ms} -s {FS_SECTORS}")
-                for op in OPS:
-                    res.sweep[ms, op] = file_pass(g, op, SWEEP_SIZE, total)
-                    show(f"FFS rotdelay {ms} ms {op}", res.sweep[ms, op])
-                g.ok("umount /mnt")
+            for name, (make, gaps) in SWEEPS.items():
+                for ms in gaps:
+                    newfs(g, make.format(ms=ms, sectors=FS_SECTORS))
+                    for op in OPS:
+                        res.sweep[name, ms, op] = file_pass(g, op, SWEEP_SIZE, total)
+                        show(f"{name} rotdelay {ms} ms {op}", res.sweep[name, ms, op])
+                    g.ok("umount /mnt")
             g.halt()
     res.guest_s = time.monotonic() - t0
     return res
@@ -154,13 +161,16 @@ def measure(profile: str, total: int) -> Results:
 
 # ----- report ---------------------------------------------------------------------------
 
-def best_rotdelay(res: Results) -> tuple[int, int, int]:
-    """The rotdelays that write, read, and write-and-read the file in the least time."""
+def best_rotdelay(res: Results, name: str = "FFS") -> tuple[int, int, int]:
+    """The rotdelays of layout name that write, read, and write-and-read the
+    file in the least time."""
+    gaps = SWEEPS[name][1]
+
     def usecs(ms: int, *ops: str) -> int:
-        return sum(res.sweep[ms, op].usecs for op in ops)
-    return (min(ROTDELAYS_MS, key=lambda ms: usecs(ms, "write")),
-            min(ROTDELAYS_MS, key=lambda ms: usecs(ms, "read")),
-            min(ROTDELAYS_MS, key=lambda ms: usecs(ms, *OPS)))
+        return sum(res.sweep[name, ms, op].usecs for op in ops)
+    return (min(gaps, key=lambda ms: usecs(ms, "write")),
+            min(gaps, key=lambda ms: usecs(ms, "read")),
+            min(gaps, key=lambda ms: usecs(ms, *OPS)))
 
 
 def table(res: Results, total: int) -> str:
@@ -195,19 +205,22 @@ def table(res: Results, total: int) -> str:
               f"{'':8s} {'writes ms':>10s} {'fsync ms':>9s} {'total ms':>9s}"]
     for name, (w, f) in res.accum.items():
         lines.append(f"{name:8s} {w / 1e3:10.1f} {f / 1e3:9.1f} {(w + f) / 1e3:9.1f}")
-    lines += ["", f"FFS rotdelay sweep (thesis 7.3.1): newfs -d MS (maxcontig 1), "
-              f"SIZE {SWEEP_SIZE >> 10} KB; both = 2 x file / (write time + read time); "
-              "gap = mean idle us between commands",
-              f"{'rotdelay':>8s} {'write MB/s':>11s} {'read MB/s':>10s} {'both MB/s':>10s} "
-              f"{'write cmds':>11s} {'read cmds':>10s} {'write gap':>10s} {'read gap':>9s}"]
-    for ms in ROTDELAYS_MS:
-        w, r = res.sweep[ms, "write"], res.sweep[ms, "read"]
-        both = 2 * total / (w.usecs + r.usecs)
-        lines.append(f"{ms:>5d} ms {w.mbps:11.3f} {r.mbps:10.3f} {both:10.3f} "
-                     f"{w.commands:11d} {r.commands:10d} {w.gap_us:10d} {r.gap_us:9d}")
-    bw, br, bb = best_rotdelay(res)
-    lines.append(f"best rotdelay: {bb} ms (least write + read time); "
-                 f"for writing alone {bw} ms, for reading alone {br} ms")
+    for name, (make, gaps) in SWEEPS.items():
+        lines += ["", f"{name} rotdelay sweep (thesis 7.3.1): "
+                  f"{make.format(ms='MS', sectors=FS_SECTORS)}, "
+                  f"SIZE {SWEEP_SIZE >> 10} KB; both = 2 x file / (write time + read time); "
+                  "gap = mean idle us between commands",
+                  f"{'rotdelay':>8s} {'write MB/s':>11s} {'read MB/s':>10s} {'both MB/s':>10s} "
+                  f"{'write cmds':>11s} {'read cmds':>10s} {'write gap':>10s} {'read gap':>9s}"]
+        for ms in gaps:
+            w, r = res.sweep[name, ms, "write"], res.sweep[name, ms, "read"]
+            both = 2 * total / (w.usecs + r.usecs)
+            lines.append(f"{ms:>5d} ms {w.mbps:11.3f} {r.mbps:10.3f} {both:10.3f} "
+                         f"{w.commands:11d} {r.commands:10d} {w.gap_us:10d} {r.gap_us:9d}")
+        bw, br, bb = best_rotdelay(res, name)
+        lines.append(f"{name}'s best rotdelay: {bb} ms (least write + read time; newfs's "
+                     f"default {DEFAULT_GAP_MS[name]} ms); for writing alone {bw} ms, "
+                     f"for reading alone {br} ms")
     return "\n".join(lines)
 
 
@@ -239,16 +252,21 @@ def json_tables(res: Results, total: int) -> list[dict]:
                                     "the writes, then the fsync", "ms", [
             cell(name, phase, us / 1e3) for name, (w, f) in res.accum.items()
             for phase, us in (("writes", w), ("fsync", f))]))
-    sweep = [cell(op, f"{ms} ms", res.sweep[ms, op].mbps)
-             for op in OPS for ms in ROTDELAYS_MS]
-    sweep += [cell("both", f"{ms} ms", 2 * total / (res.sweep[ms, "write"].usecs +
-                                                     res.sweep[ms, "read"].usecs))
-              for ms in ROTDELAYS_MS]
-    tables.append(results_table("figure 7-3", f"FFS by rotdelay, S = {SWEEP_SIZE >> 10} KB "
-                                "(both: the file written and read)", "MB/s", sweep))
+    for name, (_, gaps) in SWEEPS.items():
+        sw = res.sweep
+        sweep = [cell(op, f"{ms} ms", sw[name, ms, op].mbps) for op in OPS for ms in gaps]
+        sweep += [cell("both", f"{ms} ms", 2 * total / (sw[name, ms, "write"].usecs +
+                                                         sw[name, ms, "read"].usecs))
+                  for ms in gaps]
+        tables.append(results_table("figure 7-3" if name == "FFS" else None,
+                                    f"{name} by rotdelay, S = {SWEEP_SIZE >> 10} KB "
+                                    "(both: the file written and read)", "MB/s", sweep))
     tables.append(results_table("figure 7-3", "The best rotdelay", "ms", [
         cell("FFS", "best rotdelay", best_rotdelay(res)[2], thesis=4,
              note="7.3.1: 'experimentally determined to be 4 milliseconds'")]))
+    tables.append(results_table(None, "EFS's best gap between clusters (newfs -E -d)",
+                                "ms", [cell("EFS", "best rotdelay",
+                                            best_rotdelay(res, "EFS")[2])]))
     return tables
 
 

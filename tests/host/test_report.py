@@ -50,9 +50,10 @@ def fs_bandwidth_json(out: Path) -> None:
             res.raw[op, kb] = P(1.4, 64)
             for name, mbps in speed.items():
                 res.fs[name, op, kb] = P(mbps, 1000, int(4e6 / mbps))
-    for ms in fs_bandwidth.ROTDELAYS_MS:
-        for op in fs_bandwidth.OPS:
-            res.sweep[ms, op] = P(0.4, 1000, 10_000_000 - abs(ms - 4) * 100_000)
+    for name, (_, gaps) in fs_bandwidth.SWEEPS.items():
+        for ms in gaps:
+            for op in fs_bandwidth.OPS:
+                res.sweep[name, ms, op] = P(0.4, 1000, 10_000_000 - abs(ms - 4) * 100_000)
     res.accum = {"FFS": (900_000, 1_100_000), "EFS": (300_000, 80_000),
                  "LFS": (60_000, 330_000)}     # figure 7-2: writes, fsync
     write_json(args(out), "fs_bandwidth", fs_bandwidth.json_tables(res, 4 << 20), mem=64,
