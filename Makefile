@@ -109,7 +109,7 @@ $(B)/k/gen/%.o: $(GEN)/%.c
 	@mkdir -p $(@D)
 	$(CC) $(KCFLAGS) -c $< -o $@
 # Students step through roll-forward in GDB: keep its locals visible.
-$(B)/k/lfs/lfs_rfw.o: KCFLAGS += -Og
+$(B)/k/lfs/lfs_rfw.o $(B)/k/lfs/lfs_rfwdata.o: KCFLAGS += -Og
 # ... and the lock table's deadlock detector (qemu/gdb_txn.py's "txn"),
 # and a commit (doc/transactions.md walks through both): every part of
 # the transactions (TXNSRCS).

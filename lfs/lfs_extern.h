@@ -276,8 +276,13 @@ struct lfs_rfw {
 int	lfs_rfw_scan(struct lfs *, struct lfs_rfw *);
 int	lfs_rfw_apply(struct lfs *, u_int32_t daddr);
 int	lfs_rollforward(struct lfs *, struct lfs_rfw *);
-int	lfs_rfw_blocks(struct lfs *, struct lfs_rfw *);
 void	lfs_rfw_free(struct lfs_rfw *);
+/* ... its parts that lfs_rfwdata.c uses too */
+int	lfs_rfw_read(struct lfs *, u_int32_t daddr, int n, struct buf **);
+void	lfs_rfw_done(struct buf *);
+void	lfs_rfw_totals(struct lfs *);
+/* lfs_rfwdata.c: the blocks of forced writes, the DELTAs of commits */
+int	lfs_rfw_blocks(struct lfs *, struct lfs_rfw *);
 
 /* lfs_segment.c */
 void	lfs_seglock(struct lfs *);
