@@ -354,6 +354,28 @@ def test_a_driver_that_did_not_run_is_named(tmp_path):
     assert "### Table 7-9" in text and "### Table 7-3" not in text
 
 
+def test_results_are_kept_and_a_driver_run_again_replaces_only_its_own(results, tmp_path):
+    (results / "tpcb.png").write_bytes(b"\x89PNG first")
+    first = make_report(results, tmp_path)
+    kept = tmp_path / "doc" / "results" / "data"
+    assert sorted(p.name for p in kept.glob("*.json")) == sorted(
+        p.name for p in results.glob("*.json"))
+    assert (kept / "tpcb.png").read_bytes() == b"\x89PNG first"
+    # A fresh clone: nothing in build/bench, the same document from what is kept.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert make_report(empty, tmp_path) == first
+    # One driver run again: its part changes, the others stay.
+    again = tmp_path / "again"
+    again.mkdir()
+    tpcb_json(again)
+    corrupt(again / "tpcb.json", lambda d: d["meta"].update(date="2030-01-01T00:00:00+00:00"))
+    text = make_report(again, tmp_path)
+    assert "2030-01-01" in text and "### Table 7-3" in text
+    assert not (kept / "tpcb.png").exists()    # the new run drew none
+    assert "`tpcb.png` is not in the results" in text
+
+
 def corrupt(path: Path, change) -> None:
     doc = json.loads(path.read_text())
     change(doc)
