@@ -3,16 +3,21 @@
     python3 -m qemu boot --gdb            (make qemu-gdb), then elsewhere:
     python3 -m qemu kprof [--seconds S] [--hz H] [--user build/root/bin/tpcb]
 
+or on a guest of its own, for as long as one command runs in it:
+
+    python3 -m qemu kprof --setup 'CMD; ...' --run CMD [--disk none] [--mem 16]
+
 Every 1/H seconds it stops the machine, reads the registers and walks the
 frame-pointer chain (the kernel and userland are built with
 -fno-omit-frame-pointer), then lets the machine run on.  It prints where the
 CPU was (self) and which functions were on the stack (inclusive), for the
 kernel (CPL 0) and for user programs (CPL 3, named from --user's symbols).
 
-A sample costs the guest nothing it can see: under TCG a stopped machine's
-clock stops too.  It is the way to find where a benchmark's CPU goes before
-tuning it (thesis-scale runs are disk-bound on the timed profiles; use
---profile none, the untimed disk, to see the CPU alone).
+The guest's clocks stop while it is stopped, but a timed disk's do not (the
+drive model runs on the host's time), so profile on the untimed disk
+(--disk none, --run's default): that shows the CPU alone, which is what a
+profile is for.  It is the way to find where a benchmark's CPU goes before
+tuning it.
 """
 from __future__ import annotations
 
@@ -22,6 +27,8 @@ import collections
 import socket
 import struct
 import subprocess
+import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,10 +50,28 @@ class Stub:
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buf = b""
         self.acks = True
-        self.send("?")              # QEMU stops the machine on a connection
+        self.timeout = timeout
+        # QEMU stops the machine when a debugger connects, and says so
+        # unasked; then '?' is answered too.  Both are read here, so that
+        # each interrupt from now on has exactly one stop reply: one left
+        # over would pass for the next, and a command sent while the
+        # machine still runs is lost (its first byte only stops it).
+        self.send("?")
         self._reply()
+        self._drain()
         if self.command("QStartNoAckMode") == "OK":
             self.acks = False
+
+    def _drain(self, seconds: float = 0.3) -> None:
+        """Read and drop the packets that come within seconds."""
+        self.sock.settimeout(seconds)
+        try:
+            while True:
+                self._reply()
+        except socket.timeout:
+            pass
+        finally:
+            self.sock.settimeout(self.timeout)
 
     def close(self) -> None:
         self.sock.close()
@@ -77,12 +102,8 @@ class Stub:
         self.sock.sendall(b"$%s#%02x" % (data, sum(data) & 0xFF))
 
     def command(self, cmd: str) -> str:
-        """cmd's reply, past any stop reply still on its way (QEMU can send
-        one for an interrupt and another for the stop it caused)."""
         self.send(cmd)
-        while (reply := self._reply())[:1] in ("T", "S"):
-            pass
-        return reply
+        return self._reply()
 
     def stop(self) -> None:
         self.sock.sendall(b"\x03")
@@ -117,10 +138,11 @@ def stack(stub: Stub, depth: int) -> tuple[int, tuple[int, ...]]:
         if frame is None:
             break
         next_ebp, ret = struct.unpack("<II", frame)
-        if ret == 0 or next_ebp <= ebp:
-            pcs.append(ret) if ret else None
+        if ret == 0:
             break
         pcs.append(ret)
+        if next_ebp <= ebp:         # the chain must climb the stack
+            break
         ebp = next_ebp
     return cpl, tuple(pcs)
 
@@ -214,10 +236,47 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--top", type=int, default=25)
     ap.add_argument("--focus", metavar="FUNCTION",
                     help="only the samples with FUNCTION on the stack")
+    # dest runcmd: the launcher's subcommands keep their function in args.run
+    ap.add_argument("--run", metavar="CMD", dest="runcmd", help="boot a guest of its own and "
+                    "sample it while CMD runs there (the whole of it)")
+    ap.add_argument("--setup", metavar="CMD", default="",
+                    help="with --run: a command line to run before, not sampled")
+    ap.add_argument("--disk", default="none",
+                    help="with --run: sd1's drive profile (none: untimed, the CPU alone)")
+    ap.add_argument("--mem", type=int, default=16, help="with --run: guest MB")
+    ap.add_argument("--sectors", type=int, default=600000,
+                    help="with --run: sd1's size (untimed disk)")
+
+
+def run_in_guest(args: argparse.Namespace) -> tuple[Profile, str]:
+    """Boot a guest with a GDB stub, run --setup, then sample it while --run
+    runs; the samples and --run's output."""
+    from tests.guest import Guest, free_port
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="kprof-") as tmp:
+        with Guest(Path(tmp), profile=args.disk, mem=args.mem, gdb_port=port,
+                   sd1_sectors=args.sectors) as g:
+            if args.setup:
+                g.ok(args.setup, timeout=3600)
+            done = threading.Event()
+            got: list[Profile] = []
+            sampler = threading.Thread(target=lambda: got.append(
+                sample(port, float("inf"), args.hz, args.depth, until=done.is_set)))
+            sampler.start()
+            try:
+                out = g.ok(args.runcmd, timeout=3600)
+            finally:
+                done.set()
+                sampler.join()
+    return got[0], out
 
 
 def main(args: argparse.Namespace) -> int:
-    prof = sample(args.port, args.seconds, args.hz, args.depth)
+    if args.runcmd:
+        prof, out = run_in_guest(args)
+        print(out.rstrip() + "\n")
+    else:
+        prof = sample(args.port, args.seconds, args.hz, args.depth)
     user = Symbols(args.user) if args.user else None
     print(report(prof, Symbols(args.kernel), user, args.top, args.focus))
     return 0

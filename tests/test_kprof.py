@@ -1,5 +1,6 @@
 """python3 -m qemu kprof: the sampling profiler, from the host, on a guest
 that is busy in a known place."""
+import re
 import subprocess
 import sys
 
@@ -30,3 +31,21 @@ def test_kprof_names_where_a_busy_guest_spends_its_cpu(guests):
     assert shares.get("user:main", 0) + shares.get("syscall", 0) > 50, out
     # The machine runs on after the profiler detaches.
     g.ok("kill %1; echo alive")
+
+
+def test_kprof_runs_a_command_in_a_guest_of_its_own():
+    out = subprocess.run(
+        [sys.executable, "-m", "qemu", "kprof", "--hz", "100", "--top", "60",
+         "--setup", "echo set up > /tmp/kp",
+         "--run", "cat /tmp/kp && dd if=/dev/zero of=/dev/null bs=4k count=100000",
+         "--focus", "sys_read"],
+        cwd=TOP, capture_output=True, text=True, timeout=300, check=True).stdout
+    assert out.startswith("set up\n"), out           # --setup ran first
+    assert "100000+0 records in" in out, out
+    # The focus: every sample kept has sys_read on the stack, and they are
+    # a good part of dd's.
+    m = re.search(r"those with sys_read on the stack: ([0-9.]+)%", out)
+    assert m and float(m.group(1)) > 20, out
+    incl = out.partition("(on the stack)")[2]
+    assert re.search(r"^\s+[0-9.]+\s+sys_read$", incl, re.M), out
+    assert not re.search(r"^\s+[0-9.]+\s+sys_write$", incl, re.M), out
