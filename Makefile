@@ -279,7 +279,8 @@ CCFILES	+= $(B)/root/usr/share/andrew/.stamp
 # shows plain text.  A page with several names in its NAME section
 # (txn_begin, txn_commit, txn_abort) is linked under each; the whatis
 # file is every page's NAME line, for man -k (share/man/makewhatis.py).
-MANSRCS	:= $(wildcard share/man/man1/*.1 share/man/man2/*.2 share/man/man8/*.8)
+MANSRCS	:= $(wildcard share/man/man1/*.1 share/man/man2/*.2 share/man/man3/*.3 \
+	   share/man/man8/*.8)
 CATPAGES := $(foreach f,$(MANSRCS),$(B)/root/usr/share/man/cat$(subst .,,$(suffix $(f)))/$(basename $(notdir $(f))).0)
 define manrule
 $(B)/root/usr/share/man/cat$(1)/%.0: share/man/man$(1)/%.$(1)
@@ -287,7 +288,7 @@ $(B)/root/usr/share/man/cat$(1)/%.0: share/man/man$(1)/%.$(1)
 	@mandoc -T lint -W warning $$<
 	mandoc -T ascii -I os=4.4BSD-LFS $$< | sed 's/.\x08//g' > $$@.tmp && mv $$@.tmp $$@
 endef
-$(foreach n,1 2 8,$(eval $(call manrule,$(n))))
+$(foreach n,1 2 3 8,$(eval $(call manrule,$(n))))
 $(B)/root/usr/share/man/whatis: $(CATPAGES) share/man/makewhatis.py
 	$(PY) share/man/makewhatis.py $(B)/root/usr/share/man share/man > $@.tmp && mv $@.tmp $@
 CCFILES	+= $(CATPAGES) $(B)/root/usr/share/man/whatis

@@ -22,9 +22,17 @@ def test_pages_of_each_section_and_the_whatis_search(guest):
     assert "TXN_BEGIN(2)" in guest.ok("man txn_commit | cat")
     assert "REBOOT(8)" in guest.ok("man halt | cat")
 
+    # section 3: the record library and the user-level transaction manager,
+    # found by number or, past sections 1, 8 and 2, by any of their names
+    assert "BTREE(3)" in guest.ok("man 3 btree | cat")
+    tp = guest.ok("man tp_commit | cat")
+    assert "TP_OPEN(3)" in tp and "TP_RECOVER" in tp, tp
+    assert guest.ok("man -w bt_cget").strip() == "/usr/share/man/cat3/bt_cget.0"
+
     found = guest.ok("man -k transaction").splitlines()
     assert "txn_begin, txn_commit, txn_abort (2) - kernel transactions" in found
     assert any(l.startswith("txnstat (1)") for l in found), found
+    assert any(l.startswith("tp_open, tp_close") and "(3)" in l for l in found), found
     assert guest.ok("man -k TRANSACTION").splitlines() == found   # any case
 
     assert guest.ok("man -w ls").strip() == "/usr/share/man/cat1/ls.0"

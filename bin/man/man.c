@@ -4,8 +4,8 @@
  *	man -k keyword ...
  * The pages are catpages, /usr/share/man/catN/NAME.0, formatted on the
  * host at build time (share/man, Debian's mandoc).  Without a section,
- * the sections are searched in the order 1, 8, 2: a command before the
- * system call of the same name, as in 4.4BSD.  When the standard output
+ * the sections are searched in the order 1, 8, 2, 3: a command before the
+ * system call or library function of the same name, as in 4.4BSD.  When the standard output
  * is a terminal the pages go through more(1), else they are copied as
  * they are (more's exit status counts).
  * -w: print the pages' paths instead.
@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #define MANDIR	"/usr/share/man"
-static const char *sections[] = { "1", "8", "2" };
+static const char *sections[] = { "1", "8", "2", "3" };
 
 static void
 usage(void)
@@ -146,7 +146,8 @@ main(int argc, char *argv[])
 		ok = 0;
 		if (sect != NULL)
 			ok = lookup(sect, argv[i], path, sizeof(path));
-		for (s = 0; sect == NULL && !ok && s < 3; s++)
+		for (s = 0; sect == NULL && !ok &&
+		    s < (int)(sizeof(sections) / sizeof(sections[0])); s++)
 			ok = lookup(sections[s], argv[i], path, sizeof(path));
 		if (!ok) {
 			if (sect != NULL)

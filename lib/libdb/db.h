@@ -19,8 +19,9 @@
  *
  * One source, two builds: for the guest (build/lib/libdb.a, linked by
  * the programs the Makefile lists in DBPROGS) and for the host tests
- * (tests/libdb, under ASan and UBSan).  Only open, read, write, lseek,
- * fsync, fstat and close reach the kernel.
+ * (tests/libdb, under ASan and UBSan).  Only open, pread, pwrite, read,
+ * write, lseek, fsync, fstat and close reach the kernel.  The manual's
+ * section 3 has its calls (btree(3), recno(3), mpool(3), tp_open(3)).
  *
  * Return values follow db(3): 0 for success, DB_NOTFOUND (1) when a key
  * or record is not there, -1 with errno set for an error.  A damaged page

@@ -35,7 +35,7 @@ def name_section(src: Path) -> tuple[list[str], str]:
 
 def main(argv: list[str]) -> int:
     mandir, sources = Path(argv[1]), Path(argv[2])
-    pages = [p for n in "128" for p in (sources / f"man{n}").glob(f"*.{n}")]
+    pages = [p for n in "1238" for p in (sources / f"man{n}").glob(f"*.{n}")]
     for src in sorted(pages, key=lambda p: p.name):
         sect = src.suffix[1:]
         names, desc = name_section(src)
