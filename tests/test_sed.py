@@ -91,6 +91,16 @@ def test_sed(guest):
         "s///w writes what it changed"
     assert g.ok("echo hello | sed s/l/L/2").strip() == "helLo", "stdin"
 
+    # l: the pattern space visibly, C's escapes, octal for the rest, $ at
+    # the end, long lines folded before 70 columns
+    assert g.ok("printf 'a\\tb\\\\c\\001\\n' | sed -n l").splitlines() == \
+        ["a\\tb\\\\c\\001$"], "l escapes"
+    assert g.ok("printf 'one\\ntwo\\n' | sed -n 'N;l'").splitlines() == \
+        ["one\\ntwo$"], "l shows a newline in the pattern space"
+    assert g.ok("dd if=/dev/zero bs=100 count=1 2>/dev/null | tr '\\0' 0 | "
+                "sed -n '$!d;l'").splitlines() == \
+        ["0" * 69 + "\\", "0" * 31 + "$"], "l folds a long line"
+
     # -i: in place, each file its own stream, with or without a backup
     g.ok("cp /tmp/f /tmp/i1 && cp /tmp/g /tmp/i2 && chmod 600 /tmp/i2")
     assert g.ok("sed -i -n '1p;$p' /tmp/i1 /tmp/i2") == ""

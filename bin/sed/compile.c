@@ -356,7 +356,8 @@ compile(const char *script)
 				bad("a label needs a name");
 			break;
 		case '=': case 'd': case 'D': case 'g': case 'G': case 'h':
-		case 'H': case 'n': case 'N': case 'p': case 'P': case 'x':
+		case 'H': case 'l': case 'n': case 'N': case 'p': case 'P':
+		case 'x':
 			break;
 		case 'q':
 			if (c->a2.type != A_NONE)

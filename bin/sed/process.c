@@ -107,6 +107,43 @@ out(FILE *fp, const char *s, size_t n)
 	putc('\n', fp);
 }
 
+/*
+ * The l command: the pattern space as it is, visibly (POSIX): \\ and
+ * C's escapes, other bytes that do not print as three octal digits, a
+ * newline as \n; lines folded before LWIDTH columns with a \ at the end,
+ * and a $ at the very end.
+ */
+#define LWIDTH	70
+
+static void
+list(FILE *fp, const char *s, size_t n)
+{
+	static const char esc[] = "\\\\\aa\bb\ff\nn\rr\tt\vv";
+	char buf[8];
+	const char *e;
+	size_t i;
+	int col = 0, w;
+
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch != '\0' && (e = strchr(esc, ch)) != NULL &&
+		    (e - esc) % 2 == 0)
+			w = snprintf(buf, sizeof(buf), "\\%c", e[1]);
+		else if (isprint(ch))
+			w = snprintf(buf, sizeof(buf), "%c", ch);
+		else
+			w = snprintf(buf, sizeof(buf), "\\%03o", ch);
+		if (col + w >= LWIDTH) {
+			fputs("\\\n", fp);
+			col = 0;
+		}
+		fputs(buf, fp);
+		col += w;
+	}
+	fputs("$\n", fp);
+}
+
 static void
 queue(int isfile, char *text)
 {
@@ -427,6 +464,9 @@ run(void)
 					goto end;
 				flushappends();
 				nextline(1);
+				break;
+			case 'l':
+				list(outfp, ps.s, ps.len);
 				break;
 			case 'p':
 				out(outfp, ps.s, ps.len);
