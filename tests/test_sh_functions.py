@@ -150,3 +150,22 @@ def test_bad_options_print_usage(guest):
         assert st == status and msg in out, (cmd, st, out)
     out, st = g.run("type nosuch")
     assert st == 127 and "nosuch: not found" in out, out
+
+
+def test_cd_looks_along_cdpath(guest):
+    g = guest
+    g.ok("mkdir -p /tmp/cdp/a/proj /tmp/cdp/b/proj /tmp/cdp/b/only /tmp/cdp/here")
+    g.ok("cd /tmp/cdp/here && CDPATH=:/tmp/cdp/a:/tmp/cdp/b")
+    # found along the list: cd says where it went, and $PWD is there
+    assert g.ok("cd proj && pwd").splitlines() == ["/tmp/cdp/a/proj", "/tmp/cdp/a/proj"]
+    assert g.ok("cd /tmp/cdp/here; cd only; echo $PWD").splitlines() == \
+        ["/tmp/cdp/b/only", "/tmp/cdp/b/only"]
+    # the empty entry is the current directory, first, and silent
+    g.ok("mkdir -p /tmp/cdp/here/proj")
+    assert g.ok("cd /tmp/cdp/here; cd proj; pwd").splitlines() == ["/tmp/cdp/here/proj"]
+    # ./name and absolute names never go along CDPATH
+    out, status = g.run("cd /tmp/cdp/here/proj; cd ./only")
+    assert status == 1 and "cd: ./only: No such file or directory" in out, out
+    out, status = g.run("cd nowhere")
+    assert status == 1 and "cd: nowhere:" in out, out
+    g.ok("unset CDPATH; cd /")

@@ -70,16 +70,52 @@ logicalpath(const char *pwd, const char *dir)
 }
 
 /*
+ * $CDPATH (POSIX): a relative name that does not begin with . or .. is
+ * looked for in each directory of the list (an empty entry is the
+ * current directory); the first place where it names a directory is
+ * the one.  NULL: none (cd takes the name as it is).  *said: the entry
+ * was not the current directory, so cd prints where it went.
+ */
+static char *
+cdpath(const char *dir, int *said)
+{
+	static char buf[PATH_MAX];
+	const char *p = lookupvar("CDPATH"), *e;
+	struct stat st;
+	size_t n;
+
+	if (p == NULL || dir[0] == '/' || strcmp(dir, ".") == 0 ||
+	    strcmp(dir, "..") == 0 || strncmp(dir, "./", 2) == 0 ||
+	    strncmp(dir, "../", 3) == 0)
+		return NULL;
+	for (;; p = e + 1) {
+		e = strchr(p, ':');
+		n = e != NULL ? (size_t)(e - p) : strlen(p);
+		if (n == 0)
+			snprintf(buf, sizeof(buf), "%s", dir);
+		else
+			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, dir);
+		if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+			*said = n != 0;
+			return buf;
+		}
+		if (e == NULL)
+			return NULL;
+	}
+}
+
+/*
  * cd [-L | -P] [dir | -]: change the working directory and set $PWD
  * and $OLDPWD.  -L (the default) follows the name as typed: $PWD keeps
  * the symbolic links it went through and ".." goes back up the name.
  * -P (or no usable $PWD) goes by the directory itself: $PWD is the
- * physical name, from getcwd.
+ * physical name, from getcwd.  A relative name is looked for along
+ * $CDPATH (cdpath).
  */
 static int
 cdcmd(int argc, char **argv)
 {
-	char buf[PATH_MAX], *dir, *old, *target;
+	char buf[PATH_MAX], *dir, *typed, *old, *target, *found;
 	int i, print, physical;
 
 	print = physical = 0;
@@ -107,6 +143,9 @@ cdcmd(int argc, char **argv)
 		}
 		print = 1;
 	}
+	typed = dir;
+	if ((found = cdpath(dir, &print)) != NULL)
+		dir = found;
 	old = lookupvar("PWD");
 	if (!goodpwd(old))
 		old = NULL;
@@ -114,7 +153,7 @@ cdcmd(int argc, char **argv)
 	if (!physical && (old != NULL || dir[0] == '/'))
 		target = logicalpath(old != NULL ? old : "/", dir);
 	if (chdir(target) < 0) {
-		shwarn("cd: %s: %s", dir, strerror(errno));
+		shwarn("cd: %s: %s", typed, strerror(errno));
 		return 1;
 	}
 	if (old != NULL)
