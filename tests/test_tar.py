@@ -13,6 +13,10 @@ from pathlib import Path
 MTIME = 1577934245                      # 2020-01-02 03:04:05 UTC
 BIN = bytes(range(256)) * 20            # 5,120 bytes, every byte value
 EVIL_SECTOR = 2048                      # where the second archive goes
+LONG_SECTOR = 4096                      # ... and the long-named ones
+LONGDIR = "d" * 120                     # a component ustar cannot hold
+LONGFILE = "f" * 150
+LONGTARGET = "../" + LONGFILE + "/" + "t" * 60      # a 213-byte link target
 
 
 def host_tree(top: Path) -> Path:
@@ -38,6 +42,24 @@ def evil_archive() -> bytes:
     return buf.getvalue()
 
 
+def long_archives() -> tuple[bytes, bytes]:
+    """The same members in GNU's format (././@LongLink) and in pax's,
+    as Python's tarfile writes them: a file and a symbolic link whose
+    name, and a link whose target, are longer than ustar can hold."""
+    out = []
+    for fmt in (tarfile.GNU_FORMAT, tarfile.PAX_FORMAT):
+        buf = io.BytesIO()
+        with tarfile.open(fileobj=buf, mode="w", format=fmt) as t:
+            info = tarfile.TarInfo(f"{LONGDIR}/{LONGFILE}")
+            info.size, info.mtime = 5, MTIME
+            t.addfile(info, io.BytesIO(b"long\n"))
+            info = tarfile.TarInfo(f"{LONGDIR}/l" + "l" * 110)
+            info.type, info.linkname = tarfile.SYMTYPE, LONGTARGET
+            t.addfile(info)
+        out.append(buf.getvalue())
+    return out[0], out[1]
+
+
 def test_tar(guests, tmp_path):
     src = host_tree(tmp_path)
     hostar = tmp_path / "host.tar"
@@ -48,7 +70,24 @@ def test_tar(guests, tmp_path):
         f.write(hostar.read_bytes())
         f.seek(EVIL_SECTOR * 512)
         f.write(evil_archive())
+        gnu, pax = long_archives()
+        f.seek(LONG_SECTOR * 512)
+        f.write(gnu)
+        f.seek((LONG_SECTOR + 1024) * 512)
+        f.write(pax)
     g.boot()
+
+    # long names, GNU's and pax's: listed and extracted whole
+    for what, sector in (("gnu", LONG_SECTOR), ("pax", LONG_SECTOR + 1024)):
+        g.ok(f"dd if=/dev/rsd1c of=/tmp/{what}.tar bs=512 skip={sector} "
+             "count=40 2>/dev/null")
+        assert g.ok(f"tar tf /tmp/{what}.tar").split() == \
+            [f"{LONGDIR}/{LONGFILE}", f"{LONGDIR}/l" + "l" * 110], what
+        assert f"-> {LONGTARGET}" in g.ok(f"tar tvf /tmp/{what}.tar"), what
+        g.ok(f"mkdir /tmp/{what} && tar xf /tmp/{what}.tar -C /tmp/{what}")
+        assert g.ok(f"cat /tmp/{what}/{LONGDIR}/{LONGFILE}") == "long\n", what
+        assert g.ok(f"ls -l /tmp/{what}/{LONGDIR}/l" + "l" * 110).rstrip() \
+            .endswith(f"-> {LONGTARGET}"), what
 
     # the host's archive, listed and extracted in the guest
     listing = g.ok("tar -tvf /dev/rsd1c")

@@ -15,6 +15,11 @@
  * are regular files, directories, symbolic links and hard links (a
  * file's second name is archived as a link to its first).
  *
+ * Reading, it also takes the long names other tars write where ustar's
+ * 100 + 155 bytes are not enough: GNU's ././@LongLink members ('L' for
+ * the next member's name, 'K' for its link target) and POSIX pax
+ * extended headers ('x': path and linkpath; a global 'g' is skipped).
+ *
  * Extract refuses a name with a ".." component (it could write outside
  * the directory) and strips a leading '/'.  It restores modes and
  * modification times, and owners when run by root; directories get
@@ -36,6 +41,8 @@
 
 #define BLOCK	512
 #define RECORD	(20 * BLOCK)
+#define NAMEMAX	1024		/* a member's name or link target, with its NUL */
+#define PAXMAX	(64 * 1024)	/* a pax extended header's records */
 
 /* The ustar header; numbers are octal text. */
 struct header {
@@ -363,13 +370,82 @@ create(char **files)
 
 /* --- list and extract --- */
 
-/* The next member's header; 0 at the end of the archive. */
+static char longlink[NAMEMAX];	/* the next member's long link target */
+
+static void data(struct header *, int, const char *);
+
+/* The data of a member that only names the next one (GNU's 'L' or 'K'),
+ * into buf (NAMEMAX bytes). */
+static void
+readlong(struct header *h, char *buf)
+{
+	char block[BLOCK];
+	long long size = number(h->size, sizeof(h->size)), off;
+
+	if (size <= 0 || size >= NAMEMAX)
+		errx(1, "a long name of %lld bytes at block %lld: more than %d",
+		    size, apos - 1, NAMEMAX - 1);
+	for (off = 0; off < size; off += BLOCK) {
+		if (!readblock(block))
+			errx(1, "unexpected end of archive in a long name");
+		memcpy(buf + off, block, size - off < BLOCK ? size - off : BLOCK);
+	}
+	buf[size] = '\0';
+}
+
+/*
+ * A pax extended header ('x'): records "LEN key=value\n"; path and
+ * linkpath go into name and longlink, the others are ignored.
+ */
+static void
+readpax(struct header *h, char *name)
+{
+	long long size = number(h->size, sizeof(h->size)), off;
+	char *buf, *p, *end, *eq;
+	long len;
+
+	if (size < 0 || size > PAXMAX)
+		errx(1, "a pax header of %lld bytes at block %lld: more than %d",
+		    size, apos - 1, PAXMAX);
+	if ((buf = malloc(size + BLOCK)) == NULL)
+		errx(1, "out of memory");
+	for (off = 0; off < size; off += BLOCK)
+		if (!readblock(buf + off))
+			errx(1, "unexpected end of archive in a pax header");
+	for (p = buf, end = buf + size; p < end; p += len) {
+		len = strtol(p, &eq, 10);
+		if (len <= 0 || len > end - p || *eq != ' ' || p[len - 1] != '\n')
+			errx(1, "a bad pax header record at block %lld", apos);
+		p[len - 1] = '\0';
+		if (strncmp(eq + 1, "path=", 5) == 0)
+			snprintf(name, NAMEMAX, "%s", eq + 6);
+		else if (strncmp(eq + 1, "linkpath=", 9) == 0)
+			snprintf(longlink, NAMEMAX, "%s", eq + 10);
+	}
+	free(buf);
+}
+
+/* The member's link target: a long one read before it, or its header's. */
+static const char *
+linktarget(struct header *h)
+{
+	static char t[sizeof(h->linkname) + 1];
+
+	if (longlink[0] != '\0')
+		return longlink;
+	memcpy(t, h->linkname, sizeof(h->linkname));
+	return t;
+}
+
+/* The next member's header and its name (NAMEMAX bytes); 0 at the end
+ * of the archive. */
 static int
 nextheader(struct header *h, char *name)
 {
 	static int warned;
-	char *p;
+	char longname[NAMEMAX], *p;
 
+	longname[0] = longlink[0] = '\0';
 	for (;;) {
 		if (!readblock(h)) {
 			if (apos == 0)
@@ -384,12 +460,21 @@ nextheader(struct header *h, char *name)
 		if (number(h->chksum, sizeof(h->chksum)) != (long long)checksum(h))
 			errx(1, apos == 1 ? "this does not look like a tar archive" :
 			    "bad header checksum at block %lld", apos - 1);
-		break;
+		if (h->typeflag == 'L' || h->typeflag == 'K')
+			readlong(h, h->typeflag == 'L' ? longname : longlink);
+		else if (h->typeflag == 'x')
+			readpax(h, longname);
+		else if (h->typeflag == 'g')
+			data(h, -1, "a pax global header");
+		else
+			break;
 	}
-	if (h->prefix[0] != '\0' && memcmp(h->magic, "ustar", 5) == 0)
-		snprintf(name, 300, "%.155s/%.100s", h->prefix, h->name);
+	if (longname[0] != '\0')
+		memcpy(name, longname, NAMEMAX);
+	else if (h->prefix[0] != '\0' && memcmp(h->magic, "ustar", 5) == 0)
+		snprintf(name, NAMEMAX, "%.155s/%.100s", h->prefix, h->name);
 	else
-		snprintf(name, 300, "%.100s", h->name);
+		snprintf(name, NAMEMAX, "%.100s", h->name);
 	if (name[0] == '/') {
 		if (!warned)
 			warnx("removing leading '/' from member names");
@@ -448,9 +533,9 @@ listone(struct header *h, const char *name)
 	    number(h->size, sizeof(h->size)), tm->tm_year + 1900,
 	    tm->tm_mon + 1, tm->tm_mday, tm->tm_hour, tm->tm_min, name);
 	if (h->typeflag == '1')
-		printf(" link to %.100s", h->linkname);
+		printf(" link to %s", linktarget(h));
 	if (h->typeflag == '2')
-		printf(" -> %.100s", h->linkname);
+		printf(" -> %s", linktarget(h));
 	putchar('\n');
 }
 
@@ -458,7 +543,7 @@ static void
 list(void)
 {
 	struct header h;
-	char name[300];
+	char name[NAMEMAX];
 
 	while (nextheader(&h, name)) {
 		listone(&h, name);
@@ -482,9 +567,9 @@ dotdot(const char *name)
 static void
 parents(const char *name)
 {
-	char path[300], *p;
+	char path[NAMEMAX], *p;
 
-	strcpy(path, name);
+	snprintf(path, sizeof(path), "%s", name);
 	for (p = path + 1; (p = strchr(p, '/')) != NULL; p++) {
 		*p = '\0';
 		if (mkdir(path, 0777) < 0 && errno != EEXIST)
@@ -528,12 +613,10 @@ extractone(struct header *h, char *name)
 	struct dirfix *df;
 	mode_t mode = number(h->mode, sizeof(h->mode)) & 07777;
 	time_t mtime = number(h->mtime, sizeof(h->mtime));
-	char target[101];
+	const char *target = linktarget(h);
 	size_t len;
 	int fd;
 
-	memcpy(target, h->linkname, 100);
-	target[100] = '\0';
 	len = strlen(name);
 	while (len > 1 && name[len - 1] == '/')
 		name[--len] = '\0';
@@ -599,7 +682,7 @@ extract(char **files)
 {
 	struct header h;
 	struct dirfix *df;
-	char name[300];
+	char name[NAMEMAX];
 
 	while (nextheader(&h, name)) {
 		if (dotdot(name)) {
