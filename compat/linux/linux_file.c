@@ -22,6 +22,8 @@
 #include <sys/stat.h>
 #include <sys/ioctl.h>
 #include <sys/termios.h>
+#include <sys/dirent.h>
+#include <sys/ufs/dir.h>
 
 int	vn_stat(struct vnode *, struct stat *);
 
@@ -473,5 +475,89 @@ linux_sys_statx(struct proc *p, const u_int32_t *args, int *rval)
 	linux_statx_from(&sb, sx);
 	error = copyout(sx, PTR(4), sizeof(*sx));
 	free(sx);
+	return error;
+}
+
+/* Linux's directory entry as getdents64 gives it, 8-byte aligned. */
+struct linux_dirent64 {
+	u_int64_t d_ino;
+	int64_t	d_off;			/* where the next entry begins */
+	u_int16_t d_reclen;
+	u_int8_t d_type;		/* DT_*: the same numbers as ours */
+	char	d_name[];
+};
+
+/*
+ * getdents64(fd, buf, count): the directory's entries from the
+ * descriptor's offset, in Linux's layout.  Ours come from VOP_READDIR a
+ * directory block at a time, as they lie on the disk, so an entry's
+ * offset is exact: when the next one does not fit in buf, the offset
+ * stays at it for the next call (EINVAL if not even one fits, as Linux).
+ */
+int
+linux_sys_getdents64(struct proc *p, const u_int32_t *args, int *rval)
+{
+	char *user = PTR(1), *blk = NULL;
+	u_int32_t count = args[2], done = 0;
+	struct linux_dirent64 *ld = NULL;
+	struct file *fp;
+	struct vnode *vp;
+	struct iovec iov;
+	struct uio uio;
+	off_t off, base, pos;
+	int error, n, len, reclen;
+
+	if ((error = getfile(p, INT(0), &fp)) != 0)
+		return error;
+	if (fp->f_type != DTYPE_VNODE || !(fp->f_flag & FREAD))
+		return EBADF;
+	if ((vp = fp->f_data)->v_type != VDIR)
+		return ENOTDIR;
+	blk = malloc(DIRBLKSIZ, M_WAITOK);
+	ld = malloc(sizeof(*ld) + MAXNAMLEN + 8, M_WAITOK);
+	for (off = fp->f_offset;; off = base + n) {
+		base = off & ~(off_t)(DIRBLKSIZ - 1);
+		uio_setup1(&uio, &iov, blk, DIRBLKSIZ, base, UIO_SYSSPACE,
+		    UIO_READ);
+		if ((error = VOP_READDIR(vp, &uio, &p->p_cred)) != 0 ||
+		    (n = DIRBLKSIZ - uio.uio_resid) == 0)
+			break;
+		for (pos = base; pos < base + n; pos += reclen) {
+			struct dirent *dp = (struct dirent *)(blk + (pos - base));
+
+			reclen = dp->d_reclen;
+			if (reclen < 8 || pos + reclen > base + n ||
+			    dp->d_namlen > reclen - 8) {
+				error = EIO;	/* ufs_dircheck let it by */
+				goto out;
+			}
+			if (pos < off || dp->d_fileno == 0)
+				continue;
+			len = (sizeof(*ld) + dp->d_namlen + 1 + 7) & ~7;
+			if (done + len > count) {
+				off = pos;
+				if (done == 0)
+					error = EINVAL;
+				goto out;
+			}
+			memset(ld, 0, len);
+			ld->d_ino = dp->d_fileno;
+			ld->d_off = pos + reclen;
+			ld->d_reclen = len;
+			ld->d_type = dp->d_type;
+			memcpy(ld->d_name, dp->d_name, dp->d_namlen);
+			if ((error = copyout(ld, user + done, len)) != 0)
+				goto out;
+			done += len;
+		}
+	}
+out:
+	if (error == 0 || done > 0) {
+		fp->f_offset = off;
+		*rval = done;
+		error = 0;
+	}
+	free(ld);
+	free(blk);
 	return error;
 }

@@ -474,3 +474,33 @@ linux_sys_uname(struct proc *p, const u_int32_t *args, int *rval)
 	strlcpy(lu[5], "(none)", LINUX_UTSLEN);	/* as Linux says */
 	return copyout(lu, PTR(0), sizeof(lu));
 }
+
+/* Linux's struct sysinfo (i386), as sysinfo(2) fills it. */
+struct linux_sysinfo {
+	int32_t	 uptime;		/* seconds since boot */
+	u_int32_t loads[3];		/* load averages, << 16: none kept */
+	u_int32_t totalram, freeram, sharedram, bufferram;
+	u_int32_t totalswap, freeswap;
+	u_int16_t procs, pad;
+	u_int32_t totalhigh, freehigh;
+	u_int32_t mem_unit;		/* the unit of the ram fields: a page */
+	char	 reserved[8];
+};
+
+/* sysinfo(info): the uptime, the memory in pages and the processes. */
+int
+linux_sys_sysinfo(struct proc *p, const u_int32_t *args, int *rval)
+{
+	struct linux_sysinfo si;
+	int i;
+
+	(void)p, (void)rval;
+	memset(&si, 0, sizeof(si));
+	si.uptime = (int32_t)(uptime_us() / 1000000);
+	si.totalram = kmem_total_pages();
+	si.freeram = kmem_free_pages();
+	si.mem_unit = PAGE_SIZE;
+	for (i = 0; i < NPROC; i++)
+		si.procs += proc[i].p_stat != SFREE;
+	return copyout(&si, PTR(0), sizeof(si));
+}

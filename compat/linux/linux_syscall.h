@@ -38,6 +38,7 @@ linux_sy_call_t linux_sys_exit, linux_sys_fork, linux_sys_read,
     linux_sys_rt_sigreturn, linux_sys_rt_sigaction,
     linux_sys_rt_sigprocmask, linux_sys_tkill, linux_sys_tgkill,
     linux_sys_truncate64, linux_sys_ftruncate64, linux_sys_uname,
-    linux_sys_getcwd, linux_sys_pipe2, linux_sys_clone3, linux_sys_vfork;
+    linux_sys_getcwd, linux_sys_pipe2, linux_sys_clone3, linux_sys_vfork,
+    linux_sys_getdents64, linux_sys_sysinfo;
 
 #endif
