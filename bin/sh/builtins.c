@@ -279,8 +279,10 @@ describe(const char *name, int verbose)
 	case CMD_FUNCTION:
 		if (!verbose)
 			printf("%s\n", name);
-		else if (ce.kind == CMD_FUNCTION)
+		else if (ce.kind == CMD_FUNCTION) {
 			printf("%s is a function\n", name);
+			printfunc(name);
+		}
 		else
 			printf("%s is a %sshell builtin\n", name,
 			    ce.kind == CMD_SPECIAL ? "special " : "");

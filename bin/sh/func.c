@@ -148,6 +148,18 @@ findfunc(const char *name)
 	return *lookup(name);
 }
 
+/* Print function name's definition (type); 1 if there is none. */
+int
+printfunc(const char *name)
+{
+	struct funcdef *f = findfunc(name);
+
+	if (f == NULL)
+		return 1;
+	showfunc(f->name, f->body);
+	return 0;
+}
+
 void
 defunc(const char *name, struct node *body)
 {

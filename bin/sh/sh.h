@@ -276,8 +276,12 @@ struct funcdef;
 extern int funcnest;		/* functions being run */
 void	 defunc(const char *, struct node *);
 struct funcdef *findfunc(const char *);
+int	 printfunc(const char *);
 int	 unsetfunc(const char *);
 int	 callfunc(struct funcdef *, int, char **, int);
+
+/* show.c: the tree as shell text */
+void	 showfunc(const char *, const struct node *);
 
 /* alias.c */
 const char *lookupalias(const char *);
