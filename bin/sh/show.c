@@ -84,6 +84,18 @@ showlist(const struct node *n, int level)
 	endline();
 }
 
+/* open, then body a level in, then close at level: do ... done and the like. */
+static void
+showblock(const char *open, const struct node *body, int level,
+    const char *close)
+{
+	printf("%s", open);
+	endline();
+	showlist(body, level + 1);
+	indent(level);
+	printf("%s", close);
+}
+
 /* A command inside a line (the pieces of && || | ! &). */
 static void
 shownode(const struct node *n, int level)
@@ -122,11 +134,8 @@ shownode(const struct node *n, int level)
 		break;
 	case N_SUBSHELL:
 	case N_BRACE:
-		printf("%s", n->type == N_SUBSHELL ? "(" : "{");
-		endline();
-		showlist(n->left, level + 1);
-		indent(level);
-		printf("%s", n->type == N_SUBSHELL ? ")" : "}");
+		showblock(n->type == N_SUBSHELL ? "(" : "{", n->left, level,
+		    n->type == N_SUBSHELL ? ")" : "}");
 		break;
 	case N_IF:
 		printf("if ");
@@ -142,24 +151,17 @@ shownode(const struct node *n, int level)
 			indent(level);
 			printf("elif ");
 		}
-		if (n->els != NULL) {
-			indent(level);
-			printf("else");
-			endline();
-			showlist(n->els, level + 1);
-		}
 		indent(level);
-		printf("fi");
+		if (n->els != NULL)
+			showblock("else", n->els, level, "fi");
+		else
+			printf("fi");
 		break;
 	case N_WHILE:
 	case N_UNTIL:
 		printf("%s ", n->type == N_WHILE ? "while" : "until");
 		shownode(n->left, level);
-		printf("; do");
-		endline();
-		showlist(n->right, level + 1);
-		indent(level);
-		printf("done");
+		showblock("; do", n->right, level, "done");
 		break;
 	case N_FOR:
 		printf("for %s", n->var);
@@ -167,11 +169,7 @@ shownode(const struct node *n, int level)
 			printf(" in ");
 			showwords(n->words, " ");
 		}
-		printf("; do");
-		endline();
-		showlist(n->right, level + 1);
-		indent(level);
-		printf("done");
+		showblock("; do", n->right, level, "done");
 		break;
 	case N_CASE:
 		printf("case ");
