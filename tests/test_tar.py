@@ -16,7 +16,7 @@ EVIL_SECTOR = 2048                      # where the second archive goes
 LONG_SECTOR = 4096                      # ... and the long-named ones
 LONGDIR = "d" * 120                     # a component ustar cannot hold
 LONGFILE = "f" * 150
-LONGTARGET = "../" + LONGFILE + "/" + "t" * 60      # a 213-byte link target
+LONGTARGET = "../" + LONGFILE + "/" + "t" * 60      # a 214-byte link target
 
 
 def host_tree(top: Path) -> Path:
