@@ -1,6 +1,7 @@
 """GDB commands for looking inside the kernel (loaded by the generated .gdbinit).
 
     ps              the process table: pid, state, wait channel, name
+    kbt PID         a sleeping process's kernel stack, from where swtch left it
     bufq            the buffer-cache free queues and their counts
     vnode ADDR      a vnode: type, references, lock, mount, dirty buffers
     inode ADDR      a UFS inode: number, mode, size, links, block pointers
@@ -69,6 +70,72 @@ class Ps(gdb.Command):
             mark = "*" if int(p.address) == cur else " "
             print(f"{int(p['p_pid']):>5} {ppid:>5} {STATES[stat]:<7}"
                   f" {wmesg:<10} {cstr(p['p_comm'])}{mark}")
+
+
+def kernel_frames(eip: int, ebp: int, depth: int = 32):
+    """(pc, source line) up the frame-pointer chain (the kernel is built
+    -fno-omit-frame-pointer): [ebp] is the caller's ebp, [ebp+4] the
+    return address.  Stops at the first frame off the kernel's stack."""
+    inf = gdb.selected_inferior()
+    frames = [eip]
+    while ebp and len(frames) < depth:
+        try:
+            raw = bytes(inf.read_memory(ebp, 8))
+        except gdb.MemoryError:
+            break
+        next_ebp = int.from_bytes(raw[:4], "little")
+        ret = int.from_bytes(raw[4:], "little")
+        if ret == 0:
+            break
+        frames.append(ret)
+        if next_ebp <= ebp:             # the chain must climb the stack
+            break
+        ebp = next_ebp
+    for pc in frames:
+        sal = gdb.find_pc_line(pc - 1 if pc != eip else pc)
+        where = (f"{os.path.relpath(sal.symtab.filename, TOP)}:{sal.line}"
+                 if sal.symtab is not None else "")
+        yield pc, symbol_at(pc), where
+
+
+class Kbt(gdb.Command):
+    """kbt PID: the kernel stack of a process that is not running (asleep in
+tsleep, say), from the registers swtch saved.  kbt: every sleeping one."""
+
+    def __init__(self):
+        super().__init__("kbt", gdb.COMMAND_STACK)
+
+    def invoke(self, arg, from_tty):
+        procs = gdb.parse_and_eval("proc")
+        cur = int(gdb.parse_and_eval("curproc"))
+        n = int(procs.type.sizeof // procs[0].type.sizeof)
+        want = arg.strip()
+        if want and not want.isdigit():
+            raise gdb.GdbError("usage: kbt [PID]")
+        shown = 0
+        for i in range(n):
+            p = procs[i]
+            stat = int(p["p_stat"])
+            if stat == 0 or (want and int(p["p_pid"]) != int(want)):
+                continue
+            if not want and not int(p["p_wchan"]):
+                continue
+            shown += 1
+            wmesg = cstr(p["p_wmesg"]) if int(p["p_wchan"]) else "-"
+            print(f"pid {int(p['p_pid'])} ({cstr(p['p_comm'])}), "
+                  f"{STATES[stat]}, wchan {wmesg}")
+            if int(p.address) == cur:
+                print("  running now: use bt")
+                continue
+            ctx = p["p_ctx"]
+            if not int(ctx):
+                print("  no saved context")
+                continue
+            for k, (pc, name, where) in enumerate(
+                    kernel_frames(int(ctx["eip"]), int(ctx["ebp"]))):
+                print(f"  #{k:<2} {pc:#010x} {name:<24} {where}")
+        if want and not shown:
+            raise gdb.GdbError(f"kbt: no process {want}")
 
 
 class Bufq(gdb.Command):
@@ -209,6 +276,7 @@ break-at: list the markers."""
 
 
 Ps()
+Kbt()
 Bufq()
 Vnode()
 Inode()

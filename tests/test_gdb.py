@@ -17,6 +17,8 @@ def test_breakpoint_in_ufs_mkdir_and_helpers(guests):
         "-ex", "continue",
         "-ex", "ps",
         "-ex", "bufq",
+        "-ex", "kbt 1",
+        "-ex", "kbt 4242",
         "-ex", "vnode dvp",
         "-ex", "inode dvp->v_data",
         "-ex", "bt 3",
@@ -31,6 +33,13 @@ def test_breakpoint_in_ufs_mkdir_and_helpers(guests):
     assert "Breakpoint 1, ufs_mkdir" in out, out
     assert "mkdir*" in out            # ps marks the running process
     assert " init" in out and "SSLEEP" in out
+    # kbt: init asleep in wait4, from the registers swtch saved
+    assert "pid 1 (init), SSLEEP, wchan wait" in out, out
+    kbt = out[out.index("pid 1 (init)"):]
+    assert kbt.index("tsleep") < kbt.index("sys_wait4") < kbt.index(
+        "syscall"), kbt
+    assert "kern/kern_exit.c:" in kbt
+    assert "kbt: no process 4242" in out
     assert "LOCKED" in out and "LRU" in out and "EMPTY" in out
     assert "VDIR" in out and "ops ffs" in out   # /tmp's vnode
     assert "mode 0o41777" in out       # /tmp's inode: sticky dir
