@@ -28,7 +28,7 @@
  * it implies (summaries, inode blocks, the ifile), leaving the cleaner
  * its LFS_MINFREESEG segments; so an accepted write always reaches the
  * disk.  With bfree short the answer is ENOSPC; with avail short the
- * writer waits for the cleaner.
+ * writer waits for the cleaner, while it reclaims segments.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -199,6 +199,12 @@ lfs_cleaner_alive(struct lfs *fs)
  * if the file system is full (bfree), else wait, if allowed, until avail
  * can take them (an overwrite needs log space too).  The new blocks are
  * taken from bfree.  The cleaner (lfs_markv) does not come through here.
+ *
+ * The wait lasts while the cleaner gains segments.  Once it has ended
+ * two passes after this writer woke it without reclaiming one, what is
+ * free is too scattered to gather: the disk is full, ENOSPC at once.
+ * (The caller may hold a directory's lock, and an unlink that would
+ * make room may be waiting for it.)
  */
 int
 lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
@@ -206,7 +212,8 @@ lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 	struct dlfs *d = &fs->lfs_dlfs;
 	int32_t cleanres = d->dlfs_minfreeseg * d->dlfs_ssize;
 	int32_t userres = (int64_t)d->dlfs_dsize * d->dlfs_minfree / 100;
-	int warned = 0, waited = 0;
+	u_int32_t pass = 0, cleaned = 0;
+	int waited = 0;
 
 	if (cred != NULL && cred->cr_uid == 0)
 		userres = 0;
@@ -220,21 +227,21 @@ lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 			break;
 		/* The space is there, in dirty segments: the cleaner's. */
 		if (!lfs_cleaner_alive(fs)) {
-			if (!warned)
+			if (!waited)
 				printf("lfs: %s: out of clean segments and no "
 				    "cleaner running (lfs_cleanerd)\n",
 				    fs->lfs_ump->um_fspec);
 			return ENOSPC;
 		}
-		/*
-		 * The cleaner gains a segment in a second or two when it can;
-		 * if 10 s bring no room, what is free is too scattered to
-		 * gather: the disk is full.
-		 */
+		if (!waited || fs->lfs_stats.segs_cleaned != cleaned) {
+			pass = fs->lfs_cleanerpass;	/* it gains: wait on */
+			cleaned = fs->lfs_stats.segs_cleaned;
+		} else if (fs->lfs_cleanerpass - pass >= 2)
+			return ENOSPC;
+		/* A cleaner that never comes back to lfs_segwait: 10 s. */
 		if (++waited > 10)
 			return ENOSPC;
 		fs->lfs_stats.cleaner_waits++;
-		warned = 1;
 		wakeup(&fs->lfs_cleaners);
 		tsleep(&d->dlfs_avail, 0, "lfsspace", hz);
 	}

@@ -73,6 +73,7 @@ struct lfs {
 
 	/* the cleaner (lfs_syscalls.c) */
 	int	lfs_cleaners;		/* processes in lfs_segwait */
+	u_int32_t lfs_cleanerpass;	/* its passes ended (lfs_segwait) */
 	int	lfs_calls;		/* cleaner calls under way */
 	int64_t	lfs_cleanerseen;	/* when one last called in */
 	u_int64_t lfs_cleanserial;	/* serial after its last write */

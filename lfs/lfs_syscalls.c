@@ -375,6 +375,9 @@ sys_lfs_segwait(struct proc *p, struct lfs_segwait_args *uap, int *retval)
 	fs = VFSTOLFS(mp);
 	/* Asleep, it holds nothing: counted apart, woken at unmount. */
 	lfs_fsidrele(mp);
+	/* A pass ended: writers waiting for it look at what it made. */
+	fs->lfs_cleanerpass++;
+	wakeup(&fs->lfs_dlfs.dlfs_avail);
 	fs->lfs_cleaners++;
 	error = tsleep(&fs->lfs_cleaners, PCATCH, "segwait", timo);
 	fs->lfs_cleaners--;

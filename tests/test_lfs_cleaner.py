@@ -49,6 +49,35 @@ def test_writing_until_full_ends_in_enospc(guests):
     dumplfs_ok(g)
 
 
+def test_a_full_log_says_enospc_once_the_cleaner_has_tried(guests):
+    """An overwrite needs log space too.  On an LFS full of live data,
+    the dead blocks of the overwrites too scattered for the cleaner to
+    gather, a write gets ENOSPC once the cleaner has ended two passes
+    that reclaim nothing: a couple of waits, not ten seconds of them
+    (lfs_reserve).  The waiter may hold a directory's lock, and the
+    unlink that would make room queues behind it: make stress's
+    full-disk hang."""
+    g = guests.boot(sd1_sectors=32768)
+    lfs(g, segsize=1048576)
+    files = int(g.ok("i=0; while dd if=/dev/zero of=/mnt/f$i bs=64k count=1"
+                     " 2>/dev/null; do i=$((i+1)); done; echo $i").split()[-1])
+    overwrite = ("i=0; while dd if=/dev/zero of=/mnt/f$i bs=4k count=1 "
+                 f"conv=notrunc 2>/dev/null; do i=$(((i+1) % {files})); "
+                 "done; echo ENOSPC at f$i")
+    g.ok(overwrite, timeout=600)        # the cleaner gathers what it can
+    tried = []
+    for _ in range(4):
+        before = stats(g)
+        assert "ENOSPC" in g.ok(overwrite, timeout=60)
+        after = stats(g)
+        if after["segs_cleaned"] == before["segs_cleaned"]:
+            tried.append(int(after["cleaner_waits"]) -
+                         int(before["cleaner_waits"]))
+    assert len(tried) >= 2 and max(tried) <= 3, tried
+    g.ok("umount /mnt")
+    dumplfs_ok(g)
+
+
 def test_a_16mb_guest_reaches_stop_access_and_recovers(guests):
     """With 16 MB of memory the cache is small: concurrent writers run
     past the start-write threshold while a segment write is under way,
