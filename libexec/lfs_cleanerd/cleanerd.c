@@ -226,12 +226,9 @@ pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 		if (n > 0 ? got >= n : (nclean >= min && !urgent))
 			break;
 		if (sn < 0 && (nclean < min || urgent) && !synced &&
-		    c->activegain &&
-		    time(NULL) - lastsync >= (urgent ? 1 : 10)) {
+		    c->activegain && time(NULL) - lastsync >= 10) {
 			/* Segments written since the last checkpoint stay
-			 * ACTIVE: a checkpoint lets them be cleaned.  A
-			 * writer waiting (urgent) gets ENOSPC after this
-			 * pass and the next (lfs_reserve): sync now. */
+			 * ACTIVE: a checkpoint lets them be cleaned. */
 			sync();
 			synced = 1;
 			lastsync = time(NULL);
