@@ -95,7 +95,12 @@ insmntque(struct vnode *vp, struct mount *mp)
 		LIST_INSERT_HEAD(&mp->mnt_vnodelist, vp, v_mntvnodes);
 }
 
-/* Disassociate a vnode from its file system: write, drop, reclaim. */
+/*
+ * Disassociate a vnode from its file system: write, drop, reclaim.
+ * Writing its buffers may sleep, with the inode still in the file
+ * system's hash: VXLOCK tells a lookup meanwhile (ufs_ihashget) to wait
+ * and look again, not to take a vnode about to lose its inode.
+ */
 void
 vgone(struct vnode *vp)
 {
@@ -103,6 +108,7 @@ vgone(struct vnode *vp)
 		insmntque(vp, NULL);	/* a failed vget's: on no mount */
 		return;
 	}
+	vp->v_flag |= VXLOCK;
 	vinvalbuf(vp, 1);
 	if (vp->v_op && vp->v_op->vop_reclaim)
 		VOP_RECLAIM(vp);
@@ -110,6 +116,9 @@ vgone(struct vnode *vp)
 	vp->v_type = VBAD;
 	vp->v_data = NULL;
 	vp->v_op = &dead_vnodeops;	/* holders now get EIO, not a fault */
+	if (vp->v_flag & VXWANT)
+		wakeup(vp);
+	vp->v_flag &= ~(VXLOCK | VXWANT);
 }
 
 void

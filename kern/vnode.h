@@ -142,6 +142,8 @@ struct vnode {
 #define VINACT		0x0080		/* in VOP_INACTIVE (vrele) */
 #define VINACTAGAIN	0x0100		/* a reference came and went meanwhile */
 #define VLOADING	0x0200		/* its inode is being read in */
+#define VXLOCK		0x0400		/* being cleaned out (vgone) */
+#define VXWANT		0x0800		/* someone waits for that to end */
 
 /* ioflag for read/write */
 #define IO_UNIT		0x01		/* all or nothing */

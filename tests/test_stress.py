@@ -10,7 +10,8 @@ took its rename lock, and deadlocked LFS before dirops took their
 vnode locks ahead of the dirop gate); "norename" leaves renames out;
 "dirs" is only mkdir, rmdir, readdir and stat, the load that lost the
 inactive of a removed directory (vrele, kern/vfs_subr.c), leaving it
-allocated for fsck to find.  On a full disk, every allocation that
+allocated for fsck to find.  With a small vnode table, lookups meet
+vnodes being recycled.  On a full disk, every allocation that
 meets ENOSPC part way must give back what it took (ffs_balloc's
 indirect levels left blocks past the end of files).
 
@@ -74,6 +75,26 @@ def test_stress(guest: Guest, layout: str, user: str, mix: str):
     print(stress(guest, user, mix))
     unmount(guest)
     fslib.fsck_clean(guest, layout)
+
+
+SMALL_VNODES = 64               # recycled all the time: vgone meets lookups
+
+
+@pytest.mark.parametrize("layout", ("ffs", "efs"))
+def test_stress_with_a_small_vnode_table(guests, layout: str):
+    """With 64 vnodes, getnewvnode recycles one on nearly every lookup,
+    and vgone sleeps writing its dirty buffers while its inode is still
+    in the hash.  A lookup of that inode meanwhile must wait and read it
+    afresh (VXLOCK), not take the vnode that is losing its inode: that
+    was a page fault in rename, ffs_balloc or ufs_getindir.  (LFS holds
+    its written vnodes until a checkpoint, so 64 are too few for it:
+    ENFILE.)"""
+    g = guests.boot(kargs=f"vnodes={SMALL_VNODES}")
+    fslib.make_fs(g, layout)
+    g.ok("mkdir /mnt/s && chmod 777 /mnt/s")
+    print(stress(g, "root", "all"))
+    unmount(g)
+    fslib.fsck_clean(g, layout)
 
 
 FULL_SECTORS = 32768            # 16 MB

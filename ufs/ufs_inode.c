@@ -22,7 +22,9 @@ static LIST_HEAD(, inode) ihashtbl[IHSIZE];
 /*
  * The cached vnode of inode ino, referenced, or NULL.  One still being
  * read in (VLOADING) is waited for: its dinode is not there yet, and if
- * the read fails the vnode is left VBAD, its inode gone.
+ * the read fails the vnode is left VBAD, its inode gone.  One being
+ * recycled (VXLOCK: vgone writing its buffers) is waited for too, then
+ * looked for again: it leaves the hash, and the inode is read afresh.
  */
 struct vnode *
 ufs_ihashget(dev_t dev, ino_t ino)
@@ -35,6 +37,11 @@ loop:
 		if (ip->i_dev != dev || ip->i_number != ino)
 			continue;
 		vp = ITOV(ip);
+		if (vp->v_flag & VXLOCK) {
+			vp->v_flag |= VXWANT;
+			tsleep(vp, 0, "vgone", 0);
+			goto loop;
+		}
 		vget(vp);
 		while (vp->v_flag & VLOADING)
 			tsleep(vp, 0, "iload", 0);
