@@ -48,6 +48,15 @@ def symbol_at(addr: int) -> str:
     return sym[0] if sym and not sym[0].startswith("No") else f"{addr:#x}"
 
 
+def procs():
+    """(proc, state) for each slot of the process table in use."""
+    table = gdb.parse_and_eval("proc")
+    for i in range(table.type.sizeof // table[0].type.sizeof):
+        stat = int(table[i]["p_stat"])
+        if stat != 0:
+            yield table[i], stat
+
+
 class Ps(gdb.Command):
     """ps: list the process table."""
 
@@ -55,15 +64,9 @@ class Ps(gdb.Command):
         super().__init__("ps", gdb.COMMAND_USER)
 
     def invoke(self, arg, from_tty):
-        procs = gdb.parse_and_eval("proc")
         cur = int(gdb.parse_and_eval("curproc"))
-        n = int(procs.type.sizeof // procs[0].type.sizeof)
         print(f"{'PID':>5} {'PPID':>5} {'STAT':<7} {'WCHAN':<10} COMMAND")
-        for i in range(n):
-            p = procs[i]
-            stat = int(p["p_stat"])
-            if stat == 0:
-                continue
+        for p, stat in procs():
             pptr = p["p_pptr"]
             ppid = int(pptr["p_pid"]) if int(pptr) else 0
             wmesg = cstr(p["p_wmesg"]) if int(p["p_wchan"]) else ""
@@ -106,17 +109,13 @@ tsleep, say), from the registers swtch saved.  kbt: every sleeping one."""
         super().__init__("kbt", gdb.COMMAND_STACK)
 
     def invoke(self, arg, from_tty):
-        procs = gdb.parse_and_eval("proc")
         cur = int(gdb.parse_and_eval("curproc"))
-        n = int(procs.type.sizeof // procs[0].type.sizeof)
         want = arg.strip()
         if want and not want.isdigit():
             raise gdb.GdbError("usage: kbt [PID]")
         shown = 0
-        for i in range(n):
-            p = procs[i]
-            stat = int(p["p_stat"])
-            if stat == 0 or (want and int(p["p_pid"]) != int(want)):
+        for p, stat in procs():
+            if want and int(p["p_pid"]) != int(want):
                 continue
             if not want and not int(p["p_wchan"]):
                 continue
