@@ -195,16 +195,85 @@ lfs_cleaner_alive(struct lfs *fs)
 }
 
 /*
+ * The blocks, beyond those promised already, that the next segment
+ * write may cost: summaries and segment tails, the blocks of the inodes
+ * now dirty, the ifile blocks writing them changes.  lfs_overhead bounds
+ * the same for all that may yet be cached (every inode, the whole ifile).
+ */
+static int
+lfs_writecost(struct lfs *fs)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct vnode *vp;
+	int ifile = VTOI(fs->lfs_ivnode)->i_size >> d->dlfs_bshift;
+	int ndirty = 0;
+
+	LIST_FOREACH(vp, &fs->lfs_ump->um_mountp->mnt_vnodelist, v_mntvnodes)
+		if (vp->v_type != VBAD &&
+		    (lfs_vdirty(vp) || (vp->v_flag & VDIROP)))
+			ndirty++;
+	return 2 * (fs->lfs_nlocked / (d->dlfs_ssize - 2) + 2) +
+	    ndirty / d->dlfs_inopb + 2 + MIN(ifile, ndirty + 3) + 1;
+}
+
+/*
+ * Can avail take nwrite more blocks and over blocks of overhead, leaving
+ * the cleaner its LFS_MINFREESEG segments?  (The cold head's rest is the
+ * cleaner's too.)
+ */
+static int
+lfs_availfits(struct lfs *fs, int nwrite, int over)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+
+	return d->dlfs_avail - lfs_coldtail(fs) - nwrite - over >=
+	    (int32_t)(d->dlfs_minfreeseg * d->dlfs_ssize);
+}
+
+/* How long a writer has waited for the cleaner (lfs_waitcleaner). */
+struct lfs_wait {
+	u_int32_t pass;		/* lfs_cleanerpass when the cleaner last gained */
+	u_int32_t cleaned;	/* segs_cleaned then */
+	int	waited;		/* seconds */
+};
+
+/*
+ * Wake the cleaner and wait a while for it to reclaim segments, or say
+ * ENOSPC: no cleaner runs, or it has ended two passes since it last
+ * gained a segment (what is free is too scattered to gather; the caller
+ * may hold a directory's lock, and an unlink that would make room may be
+ * waiting for it), or 10 s have passed (a cleaner that never comes back
+ * to lfs_segwait).
+ */
+static int
+lfs_waitcleaner(struct lfs *fs, struct lfs_wait *w)
+{
+	if (!lfs_cleaner_alive(fs)) {
+		if (!w->waited)
+			printf("lfs: %s: out of clean segments and no "
+			    "cleaner running (lfs_cleanerd)\n",
+			    fs->lfs_ump->um_fspec);
+		return ENOSPC;
+	}
+	if (!w->waited || fs->lfs_stats.segs_cleaned != w->cleaned) {
+		w->pass = fs->lfs_cleanerpass;	/* it gains: wait on */
+		w->cleaned = fs->lfs_stats.segs_cleaned;
+	} else if (fs->lfs_cleanerpass - w->pass >= 2)
+		return ENOSPC;
+	if (++w->waited > 10)
+		return ENOSPC;
+	fs->lfs_stats.cleaner_waits++;
+	wakeup(&fs->lfs_cleaners);
+	tsleep(&fs->lfs_dlfs.dlfs_avail, 0, "lfsspace", hz);
+	return 0;
+}
+
+/*
  * Admit a write of nwrite blocks, n of them new to their files: ENOSPC
  * if the file system is full (bfree), else wait, if allowed, until avail
- * can take them (an overwrite needs log space too).  The new blocks are
- * taken from bfree.  The cleaner (lfs_markv) does not come through here.
- *
- * The wait lasts while the cleaner gains segments.  Once it has ended
- * two passes after this writer woke it without reclaiming one, what is
- * free is too scattered to gather: the disk is full, ENOSPC at once.
- * (The caller may hold a directory's lock, and an unlink that would
- * make room may be waiting for it.)
+ * can take them (an overwrite needs log space too), while the cleaner
+ * gains segments (lfs_waitcleaner).  The new blocks are taken from
+ * bfree.  The cleaner (lfs_markv) does not come through here.
  */
 int
 lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
@@ -212,40 +281,49 @@ lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 	struct dlfs *d = &fs->lfs_dlfs;
 	int32_t cleanres = d->dlfs_minfreeseg * d->dlfs_ssize;
 	int32_t userres = (int64_t)d->dlfs_dsize * d->dlfs_minfree / 100;
-	u_int32_t pass = 0, cleaned = 0;
-	int waited = 0;
+	struct lfs_wait w = { 0, 0, 0 };
+	int error;
 
 	if (cred != NULL && cred->cr_uid == 0)
 		userres = 0;
 	for (;;) {
-		int over = lfs_overhead(fs, n);
-
-		if (d->dlfs_bfree - n - over - cleanres < userres)
+		if (d->dlfs_bfree - n - lfs_overhead(fs, n) - cleanres <
+		    userres)
 			return ENOSPC;
-		if (!wait || d->dlfs_avail - lfs_coldtail(fs) - nwrite - over >=
-		    cleanres)
+		if (!wait || lfs_availfits(fs, nwrite, lfs_overhead(fs, n)))
 			break;
 		/* The space is there, in dirty segments: the cleaner's. */
-		if (!lfs_cleaner_alive(fs)) {
-			if (!waited)
-				printf("lfs: %s: out of clean segments and no "
-				    "cleaner running (lfs_cleanerd)\n",
-				    fs->lfs_ump->um_fspec);
-			return ENOSPC;
-		}
-		if (!waited || fs->lfs_stats.segs_cleaned != cleaned) {
-			pass = fs->lfs_cleanerpass;	/* it gains: wait on */
-			cleaned = fs->lfs_stats.segs_cleaned;
-		} else if (fs->lfs_cleanerpass - pass >= 2)
-			return ENOSPC;
-		/* A cleaner that never comes back to lfs_segwait: 10 s. */
-		if (++waited > 10)
-			return ENOSPC;
-		fs->lfs_stats.cleaner_waits++;
-		wakeup(&fs->lfs_cleaners);
-		tsleep(&d->dlfs_avail, 0, "lfsspace", hz);
+		if ((error = lfs_waitcleaner(fs, &w)) != 0)
+			return error;
 	}
 	d->dlfs_bfree -= n;
+	return 0;
+}
+
+/*
+ * May a segment write start that is not the cleaner's (nor recovery's
+ * or an unmount's, which may use its reserve)?  Only data is admitted
+ * (lfs_reserve, which leaves room to write all that is cached); but
+ * every write pays summaries, inode blocks and ifile blocks again, even
+ * one of nothing new, so a stream of unlinks, chmods and fsyncs on a
+ * full log would take the cleaner's segments block by block until not
+ * even the unmount's checkpoint fits.  The write starts if avail covers
+ * what it may cost above the reserve; else, if it may wait, once the
+ * cleaner has made room; if not, ENOSPC: what is cached stays cached,
+ * its space promised, for a later write.
+ */
+int
+lfs_writeroom(struct lfs *fs, int wait)
+{
+	struct lfs_wait w = { 0, 0, 0 };
+	int error;
+
+	while (!lfs_availfits(fs, 0, lfs_writecost(fs))) {
+		if (!wait)
+			return ENOSPC;
+		if ((error = lfs_waitcleaner(fs, &w)) != 0)
+			return error;
+	}
 	return 0;
 }
 

@@ -37,6 +37,8 @@ struct vattr;
 struct lfs_proc {
 	int	lp_dirop;		/* dirops it is inside */
 	struct txn *lp_txn;		/* its transaction, or NULL */
+	int	lp_cleaner;		/* it made a cleaner's call: its writes
+					   may use the reserve (lfs_writeroom) */
 };
 extern struct lfs_proc lfs_proc[];
 #define LFS_PROC(p)	(&lfs_proc[(p) - proc])
@@ -168,6 +170,8 @@ struct segment {
 					 * one atomic run (lfs_txncommit.c) */
 #define SEGM_DATAONLY	0x20		/* a forced write (fsync, commit): the
 					 * files it may, data blocks only */
+#define SEGM_RESERVE	0x40		/* recovery's or an unmount's: may use
+					 * the cleaner's reserve (lfs_writeroom) */
 
 /* A reference to an entry of the ifile (lfs_ifget / lfs_ifput). */
 struct lfs_ifref {
@@ -207,6 +211,7 @@ void	lfs_check(struct vnode *);
 int	lfs_reserve(struct lfs *, int nnew, int nwrite, struct ucred *,
 	    int wait);
 void	lfs_unreserve(struct lfs *, int nblocks);
+int	lfs_writeroom(struct lfs *, int wait);
 int	lfs_cleaner_fits(struct lfs *, int nblocks);
 int32_t	lfs_cleanblocks(struct lfs *);
 void	lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn);

@@ -339,6 +339,11 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 		wakeup(&fs->lfs_cleaners);
 		tsleep(&d->dlfs_avail, 0, "lfsclean", hz);
 	}
+	/* Its reserve is the cleaner's (and an unmount's): lfs_bio.c. */
+	if (!(flags & (SEGM_CLEAN | SEGM_RESERVE | SEGM_TXN)) &&
+	    !LFS_PROC(curproc)->lp_cleaner &&
+	    (error = lfs_writeroom(fs, flags & SEGM_SYNC)) != 0)
+		return error;
 	lfs_reapheld(fs, mp);
 	lfs_seglock(fs);
 	fs->lfs_stats.segwrites++;
@@ -407,7 +412,8 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	lfs_segunlock(fs);
 	/* The log went where roll-forward cannot follow (lfs_newseg). */
 	if (error == 0 && fs->lfs_unnamed && !(flags & SEGM_CKP))
-		return lfs_segwrite_vnodes(mp, SEGM_CKP | SEGM_SYNC, NULL, 0);
+		return lfs_segwrite_vnodes(mp, SEGM_CKP | SEGM_SYNC |
+		    SEGM_RESERVE, NULL, 0);
 	if (error)
 		printf("lfs: %s: segment write: error %d\n",
 		    fs->lfs_ump->um_fspec, error);

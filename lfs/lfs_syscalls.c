@@ -61,8 +61,10 @@ lfs_fsidmount(const fsid_t *ufsid, struct mount **mpp, int rw)
 		if (rw && (mp->mnt_flag & MNT_RDONLY))
 			return EROFS;
 		*mpp = mp;
-		if (rw)
+		if (rw) {
 			VFSTOLFS(mp)->lfs_cleanerseen = lfs_time();
+			LFS_PROC(curproc)->lp_cleaner = 1;
+		}
 		VFSTOLFS(mp)->lfs_calls++;
 		return 0;
 	}

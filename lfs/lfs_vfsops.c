@@ -365,7 +365,7 @@ lfs_recover(struct lfs *fs, struct mount *mp, const char *fspec,
 	if (lfs_rfw_blocks(fs, rf) != 0)
 		printf("lfs_mount: %s: roll-forward of forced writes "
 		    "failed\n", fspec);
-	if (lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC) != 0)
+	if (lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC | SEGM_RESERVE) != 0)
 		printf("lfs_mount: %s: cannot write a checkpoint\n", fspec);
 	microtime(&t1);
 	fs->lfs_rfw.unclean = 1;
@@ -463,11 +463,12 @@ lfs_unmount(struct mount *mp, int flags)
 		tsleep(&fs->lfs_calls, 0, "lfscalls", 0);
 	/* Written vnodes are let go; freeing an unlinked one dirties more. */
 	for (i = 0; !fs->lfs_ronly && i < 4 && lfs_fsdirty(mp); i++)
-		lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC);
+		lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC | SEGM_RESERVE);
 	if ((error = vflush(mp, fs->lfs_ivnode, flags)) != 0)
 		return error;
 	if (!fs->lfs_ronly)
-		lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC | SEGM_UNMOUNT);
+		lfs_segwrite(mp, SEGM_CKP | SEGM_SYNC | SEGM_RESERVE |
+		    SEGM_UNMOUNT);
 	/* Cleaners asleep in lfs_segwait leave before the lfs goes. */
 	fs->lfs_unmounting = 1;
 	while (fs->lfs_cleaners > 0) {
@@ -525,13 +526,18 @@ lfs_fsdirty(struct mount *mp)
 	return 0;
 }
 
-/* sync: a checkpoint, unless nothing changed (an idle LFS stays idle). */
+/*
+ * sync: a checkpoint, unless nothing changed (an idle LFS stays idle).
+ * Waited for only by an unmount (or shutdown), which may use the
+ * cleaner's reserve; sync(2) and the update daemon start what fits.
+ */
 static int
 lfs_sync(struct mount *mp, int waitfor)
 {
 	if ((mp->mnt_flag & MNT_RDONLY) || !lfs_fsdirty(mp))
 		return 0;
-	return lfs_segwrite(mp, SEGM_CKP | (waitfor ? SEGM_SYNC : 0));
+	return lfs_segwrite(mp, SEGM_CKP |
+	    (waitfor ? SEGM_SYNC | SEGM_RESERVE : 0));
 }
 
 struct lfs_proc lfs_proc[NPROC];

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.fslib import check_program, dumplfs_ok, lfs
 from tests.guest import Guest
 
@@ -49,15 +51,11 @@ def test_writing_until_full_ends_in_enospc(guests):
     dumplfs_ok(g)
 
 
-def test_a_full_log_says_enospc_once_the_cleaner_has_tried(guests):
-    """An overwrite needs log space too.  On an LFS full of live data,
-    the dead blocks of the overwrites too scattered for the cleaner to
-    gather, a write gets ENOSPC once the cleaner has ended two passes
-    that reclaim nothing: a couple of waits, not ten seconds of them
-    (lfs_reserve).  The waiter may hold a directory's lock, and the
-    unlink that would make room queues behind it: make stress's
-    full-disk hang."""
-    g = guests.boot(sd1_sectors=32768)
+def fill_the_log(g: Guest) -> str:
+    """A 16 MB LFS (1 MB segments) full of 64 KB files, then 4 KB of
+    each overwritten, round and round, until ENOSPC: live data
+    everywhere, the dead blocks of the overwrites too scattered for the
+    cleaner to gather.  Returns the overwrite loop, to run again."""
     lfs(g, segsize=1048576)
     files = int(g.ok("i=0; while dd if=/dev/zero of=/mnt/f$i bs=64k count=1"
                      " 2>/dev/null; do i=$((i+1)); done; echo $i").split()[-1])
@@ -65,6 +63,17 @@ def test_a_full_log_says_enospc_once_the_cleaner_has_tried(guests):
                  f"conv=notrunc 2>/dev/null; do i=$(((i+1) % {files})); "
                  "done; echo ENOSPC at f$i")
     g.ok(overwrite, timeout=600)        # the cleaner gathers what it can
+    return overwrite
+
+
+def test_a_full_log_says_enospc_once_the_cleaner_has_tried(guests):
+    """An overwrite needs log space too.  On a full log a write gets
+    ENOSPC once the cleaner has ended two passes that reclaim nothing:
+    a couple of waits, not ten seconds of them (lfs_reserve).  The
+    waiter may hold a directory's lock, and the unlink that would make
+    room queues behind it: make stress's full-disk hang."""
+    g = guests.boot(sd1_sectors=32768)
+    overwrite = fill_the_log(g)
     tried = []
     for _ in range(4):
         before = stats(g)
@@ -75,6 +84,41 @@ def test_a_full_log_says_enospc_once_the_cleaner_has_tried(guests):
                          int(before["cleaner_waits"]))
     assert len(tried) >= 2 and max(tried) <= 3, tried
     g.ok("umount /mnt")
+    dumplfs_ok(g)
+
+
+# What each shape makes before the log fills, and does to it after: a
+# directory operation that frees (never refused) or an inode's change,
+# forced out by an fsync.
+SHAPES = {"unlink": (": > /mnt/e/x$i", "rm /mnt/e/x$i; fsync /mnt/e"),
+          "rmdir": ("mkdir /mnt/e/x$i", "rmdir /mnt/e/x$i; fsync /mnt/e"),
+          "chmod": (": > /mnt/e/x$i",
+                    "chmod 600 /mnt/e/x$i; fsync /mnt/e/x$i")}
+ROUNDS = 400
+
+
+@pytest.mark.parametrize("shape", sorted(SHAPES))
+def test_a_full_log_keeps_the_cleaners_reserve(guests, shape: str):
+    """Only data is admitted (lfs_reserve), but a segment write of
+    nothing new still costs a summary, inode blocks and the ifile.  On a
+    full log, operations that free or change an inode, each forced out
+    by an fsync, must not take the segments kept for the cleaner and for
+    the unmount's checkpoint: fsync says ENOSPC instead, and umount
+    writes its checkpoint (before: "no clean segment after segment N",
+    and umount said EBUSY)."""
+    prep, op = SHAPES[shape]
+    g = guests.boot(sd1_sectors=32768)
+    lfs(g, segsize=1048576)
+    g.ok(f"mkdir /mnt/e && i=0; while [ $i -lt {ROUNDS} ]; do {prep}; "
+         "i=$((i+1)); done", timeout=300)
+    g.ok("i=0; while dd if=/dev/zero of=/mnt/f$i bs=64k count=1 "
+         "2>/dev/null; do i=$((i+1)); done", timeout=300)
+    out = g.ok(f"i=0; n=0; while [ $i -lt {ROUNDS} ]; do {op} 2>/dev/null"
+               " || n=$((n+1)); i=$((i+1)); done; echo refused $n",
+               timeout=600)
+    assert int(out.split()[-1]) > 0, out        # the log did fill
+    out = g.ok("umount /mnt", timeout=120)
+    assert "lfs:" not in out, out
     dumplfs_ok(g)
 
 
