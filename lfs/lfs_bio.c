@@ -28,7 +28,9 @@
  * it implies (summaries, inode blocks, the ifile), leaving the cleaner
  * its LFS_MINFREESEG segments; so an accepted write always reaches the
  * disk.  With bfree short the answer is ENOSPC; with avail short the
- * writer waits for the cleaner, while it reclaims segments.
+ * writer waits for the cleaner, while it reclaims segments.  A segment
+ * write that is not the cleaner's may not take those segments either
+ * (lfs_writeroom): they are the cleaner's, and the unmount's.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"

@@ -40,7 +40,8 @@
  * The LFS whose statfs f_fsid is *ufsid (a user address), held until
  * lfs_fsidrele: an unmount waits for the calls under way (they hold its
  * vnodes and its ifile) and refuses new ones (EBUSY).  rw: a cleaner's
- * call, which needs the mount writable and shows a cleaner alive.
+ * call, which needs the mount writable and shows a cleaner alive; its
+ * process's writes (its sync) may use the cleaner's reserve from now on.
  */
 int
 lfs_fsidmount(const fsid_t *ufsid, struct mount **mpp, int rw)
