@@ -320,6 +320,8 @@ lfs_writeroom(struct lfs *fs, int wait)
 	struct lfs_wait w = { 0, 0, 0 };
 	int error;
 
+	if (lfs_availfits(fs, 0, lfs_overhead(fs, 0)))
+		return 0;	/* room for all that may be cached: no count */
 	while (!lfs_availfits(fs, 0, lfs_writecost(fs))) {
 		if (!wait)
 			return ENOSPC;
