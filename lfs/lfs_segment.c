@@ -341,7 +341,7 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	}
 	/* Its reserve is the cleaner's (and an unmount's): lfs_bio.c. */
 	if (!(flags & (SEGM_CLEAN | SEGM_RESERVE | SEGM_TXN)) &&
-	    !LFS_PROC(curproc)->lp_cleaner &&
+	    (curproc == NULL || !LFS_PROC(curproc)->lp_cleaner) &&
 	    (error = lfs_writeroom(fs, flags & SEGM_SYNC)) != 0)
 		return error;
 	lfs_reapheld(fs, mp);
