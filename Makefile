@@ -259,6 +259,11 @@ LINUXTESTS := $(patsubst tests/linux/%.c,$(B)/root/usr/tests/%,$(wildcard tests/
 $(B)/root/usr/tests/%: tests/linux/%.c
 	@mkdir -p $(@D)
 	gcc -m32 -static -O2 -Wall -o $@ $<
+# linuxraw has a file per section (tests/linux/linuxraw/main.c lists them).
+LINUXTESTS += $(B)/root/usr/tests/linuxraw
+$(B)/root/usr/tests/linuxraw: $(wildcard tests/linux/linuxraw/*.[ch])
+	@mkdir -p $(@D)
+	gcc -m32 -static -O2 -Wall -o $@ $(filter %.c,$^)
 $(B)/root/usr/tests/cc/.stamp: $(shell find tests/cc -type f)
 	rm -rf $(@D) && mkdir -p $(@D)
 	cp -r tests/cc/. $(@D)/

@@ -1,5 +1,5 @@
 """The Linux layer's edges, from inside: /usr/tests/linuxraw
-(tests/linux/linuxraw.c, built with glibc on the host) makes raw
+(tests/linux/linuxraw/, built with glibc on the host) makes raw
 "int $0x80" calls with the arguments a careless or hostile Linux program
 passes, and prints one line per check.  Each test runs one section and
 wants every check to pass with nothing else on the console; a kernel panic
