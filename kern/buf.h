@@ -48,6 +48,14 @@ struct buf {
 	void	*b_fsdata;		/* its file system's (malloc'd): freed
 					 * when the buffer leaves its block */
 	u_int64_t b_start_us;		/* when the driver started it */
+	/*
+	 * The bytes write(2) changed since the block was last as the disk
+	 * has it (ufs_write), and of those, the ones LFS's fsync logged
+	 * instead of writing the block (lfs_delta.c): valid with B_DELTAOK
+	 * and B_LOGGED.  Empty when end <= off.
+	 */
+	int	b_dirtyoff, b_dirtyend;
+	int	b_logoff, b_logend;
 };
 
 #define B_AGE		0x00000001	/* put on AGE queue when released */
@@ -56,6 +64,12 @@ struct buf {
 #define B_CACHE		0x00000020	/* found in the cache with data */
 #define B_CALL		0x00000040	/* call b_iodone from biodone */
 #define B_DELWRI	0x00000080	/* dirty: write before reuse */
+#define B_DELTAOK	0x00000100	/* LFS: b_dirtyoff..end is all that
+					 * differs from the disk's copy */
+#define B_LOGGED	0x00000400	/* LFS: b_logoff..end are in the log,
+					 * not in the disk's copy */
+#define B_DELTAPLAN	0x00001000	/* LFS: the forced write under way
+					 * logs it as a DELTA */
 #define B_DONE		0x00000200	/* I/O completed */
 #define B_ERROR		0x00000800	/* I/O error, see b_error */
 #define B_INVAL		0x00002000	/* does not hold valid data */

@@ -51,6 +51,8 @@ lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn)
 	*stopn = nbuf / 2;
 }
 
+static int lfs_bwrite_locked(struct buf *);
+
 /* Are the LOCKED buffers above a threshold (LFS_STARTWRITE, LFS_STOPACCESS)? */
 int
 lfs_above(int stop)
@@ -68,9 +70,35 @@ lfs_above(int stop)
 	 */
 }
 
-/* A dirty buffer of an LFS vnode: onto the LOCKED queue (thesis 6.5.2). */
+/*
+ * A dirty buffer of an LFS vnode: onto the LOCKED queue (thesis 6.5.2).
+ * Changed by someone other than write(2): what differs from the disk's
+ * copy is no longer known, so a forced write takes the whole block.
+ */
 int
 lfs_bwrite(struct buf *bp)
+{
+	bp->b_flags &= ~B_DELTAOK;
+	return lfs_bwrite_locked(bp);
+}
+
+/*
+ * The same for file data write(2) changed (lfs_ufs_bwrite): if the block
+ * was clean, or all it differed by was known, the bytes ufs_write noted
+ * (b_dirtyoff..end) are all it differs by now (lfs_delta.c).
+ */
+int
+lfs_bwrite_data(struct buf *bp)
+{
+	if (!(bp->b_flags & B_DELWRI) || (bp->b_flags & B_DELTAOK))
+		bp->b_flags |= B_DELTAOK;
+	else
+		bp->b_flags &= ~B_DELTAOK;
+	return lfs_bwrite_locked(bp);
+}
+
+static int
+lfs_bwrite_locked(struct buf *bp)
 {
 	struct lfs *fs = VFSTOLFS(bp->b_vp->v_mount);
 
@@ -91,6 +119,7 @@ void
 lfs_redirty(struct lfs *fs, struct buf *bp)
 {
 	LFS_ASSERT_SEGLOCK(fs);
+	bp->b_flags &= ~B_DELTAOK;
 	if (!(bp->b_flags & B_DELWRI)) {
 		bp->b_flags |= B_DELWRI;
 		reassignbuf(bp, bp->b_vp);
@@ -110,7 +139,7 @@ lfs_undirty(struct lfs *fs, struct buf *bp)
 		fs->lfs_dlfs.dlfs_avail++;
 		fs->lfs_nlocked--;
 	}
-	bp->b_flags &= ~B_DELWRI;
+	bp->b_flags &= ~(B_DELWRI | B_DELTAOK | B_LOGGED);
 	reassignbuf(bp, bp->b_vp);
 	brelse(bp);
 }
@@ -126,7 +155,7 @@ lfs_discard(struct lfs *fs, struct buf *bp)
 		fs->lfs_nlocked--;
 	}
 	bp->b_flags |= B_INVAL;
-	bp->b_flags &= ~B_DELWRI;
+	bp->b_flags &= ~(B_DELWRI | B_DELTAOK | B_LOGGED);
 	reassignbuf(bp, bp->b_vp);
 	brelse(bp);
 }

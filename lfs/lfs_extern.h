@@ -206,6 +206,7 @@ int	lfs_balloc(struct inode *, daddr_t lbn, int size, struct ucred *,
 
 /* lfs_bio.c */
 int	lfs_bwrite(struct buf *);
+int	lfs_bwrite_data(struct buf *);
 void	lfs_redirty(struct lfs *, struct buf *);
 void	lfs_check(struct vnode *);
 int	lfs_reserve(struct lfs *, int nnew, int nwrite, struct ucred *,
@@ -220,6 +221,17 @@ void	lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn);
 int	lfs_above(int which);
 void	lfs_discard(struct lfs *, struct buf *);
 void	lfs_undirty(struct lfs *, struct buf *);
+
+/* lfs_delta.c */
+int	lfs_deltamax(struct lfs *);
+int	lfs_mkdelta(char *at, struct inode *, daddr_t lbn, const char *data,
+	    int off, int end, u_int64_t size);
+void	lfs_sumdelta(struct lfs *, struct segment *);
+int	lfs_putdeltas(struct lfs *, struct segment *, const char *recs, int n);
+int	lfs_alllogged(struct buf *);
+int	lfs_plandeltas(struct lfs *, struct vnode *, char **recsp);
+void	lfs_planned(struct vnode *, int error);
+int	lfs_relog(struct lfs *, struct segment *, int *np);
 
 /* lfs_dirop.c */
 int	lfs_dirop_begin(struct vnode *, int frees);
@@ -307,6 +319,7 @@ int	lfs_needroom(struct lfs *, struct segment *, int nb, int sum,
 
 /* lfs_gather.c */
 int	lfs_gather(struct lfs *, struct segment *, struct inode *, int level);
+int	lfs_cantake(struct buf *);
 int	lfs_dataonly(struct lfs *, struct segment *, struct vnode *);
 int	lfs_writedata(struct lfs *, struct segment *, struct vnode *);
 int	lfs_writefile(struct lfs *, struct segment *, struct vnode *);

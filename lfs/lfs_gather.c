@@ -139,7 +139,7 @@ lfs_sortlbns(daddr_t *v, int n)
 }
 
 /* Is bp a dirty LFS buffer the writer may take now? */
-static int
+int
 lfs_cantake(struct buf *bp)
 {
 	/* B_TXN: a running transaction's, until it commits (NO-STEAL) */
@@ -191,6 +191,11 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 		 * committed bytes of wait for a later write (lfs_txndelta.c). */
 		if ((sp->sg_flags & SEGM_TXN) && txn_page_logged(bp))
 			continue;
+		/* A forced write leaves a block it logs, or the log has
+		 * all of (lfs_delta.c), for a later write. */
+		if (sp->sg_dataonly && ((bp->b_flags & B_DELTAPLAN) ||
+		    lfs_alllogged(bp)))
+			continue;
 		lbns[n++] = level == LFS_DATA ? bp->b_lblkno : -bp->b_lblkno;
 	}
 	splx(s);
@@ -211,6 +216,7 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 			continue;	/* gone while the writer slept */
 		bremfree(bp);
 		txn_page_written(bp);	/* its copy has what the log held */
+		bp->b_flags &= ~(B_DELTAOK | B_LOGGED);	/* and the disk's */
 		if (bp->b_flags & B_CLEANCOPY) {
 			fs->lfs_stats.blocks_moved++;
 			/* Indirect blocks follow their inodes to the hot
@@ -326,12 +332,23 @@ lfs_writedata(struct lfs *fs, struct segment *sp, struct vnode *vp)
 	struct inode *ip = VTOI(vp);
 	int n = sp->sg_ngathered, error;
 
+	char *recs;
+	int nrecs;
+
 	sp->sg_dataonly = 1;
+	/* Blocks the disk has, of which little changed: DELTAs, after. */
+	nrecs = lfs_plandeltas(fs, vp, &recs);
 	if ((error = lfs_gather(fs, sp, ip, LFS_DATA)) == 0 && sp->sg_open)
 		lfs_endfinfo(fs, sp);
 	if (sp->sg_ngathered != n) {
 		ip->i_flag |= IN_DATAONLY;
 		fs->lfs_stats.files_dataonly++;
+	}
+	if (nrecs > 0) {
+		if (error == 0)
+			error = lfs_putdeltas(fs, sp, recs, nrecs);
+		free(recs);
+		lfs_planned(vp, error);
 	}
 	return error;
 }

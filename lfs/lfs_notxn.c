@@ -58,9 +58,9 @@ txn_deltas_done(struct lfs *fs)
 }
 
 int
-txn_relog(struct lfs *fs, struct segment *sp, int *np)
+txn_page_relog(struct buf *bp, int *lo, int *hi, const char **data,
+    u_int64_t *size)
 {
-	*np = 0;
 	return 0;
 }
 

@@ -59,6 +59,9 @@ lfs_room(struct lfs *fs, struct segment *sp, int nb, int sum, int iblk)
 {
 	u_int32_t niblks = sp->sg_niblks + iblk;
 
+	/* A summary's DELTAs follow its FINFOs: no block after one. */
+	if (nb > 0 && ((struct segsum *)sp->sg_sum)->ss_ndelta > 0)
+		return 0;
 	return sp->sg_open && niblks <= LFS_MAXINOBLKS &&
 	    sp->sg_start + 1 + sp->sg_nbufs + nb + niblks <= sp->sg_limit &&
 	    sp->sg_sumused + sum + 4 * niblks <= fs->lfs_dlfs.dlfs_sumsize;

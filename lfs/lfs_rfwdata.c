@@ -6,8 +6,8 @@
  * segments again: each file whose newest inode is older than an
  * SS_DATAONLY partial segment is pointed at its blocks there and grows to
  * the size they give (lfs_rfw_finfo, lfs_rfw_setblk), and the DELTAs of
- * kernel commits are written into the blocks they name unless the block
- * there is newer (lfs_rfw_delta).  The checkpoint the mount writes next
+ * kernel commits and of fsyncs (lfs_delta.c) are written into the blocks
+ * they name unless the block there is newer (lfs_rfw_delta).  The checkpoint the mount writes next
  * puts the changed inodes and indirect blocks on the disk.
  */
 #include "kern/systm.h"
@@ -148,7 +148,7 @@ lfs_rfw_finfo(struct lfs *fs, struct lfs_rfw *rf, int i, const FINFO *fip,
 }
 
 /*
- * A commit's DELTA dr, in accepted partial segment i: its bytes go into
+ * A commit's or an fsync's DELTA dr, in accepted partial segment i: its bytes go into
  * the block it names, unless that block is as new as the DELTA (written
  * whole later, or at i), or gone (freed, the file freed or reused); the
  * file grows to the DELTA's size unless its inode is as new.  The block,

@@ -16,8 +16,9 @@
  *            SS_CONT: the ifile inode's is the commit (thesis 6.3.3).
  *
  * A commit (SEGM_TXN) ends with the DELTAs of the pages it does not
- * write whole, and a checkpoint with the DELTAs the log holds of pages
- * not yet on the disk (lfs_txndelta.c).
+ * write whole (lfs_txndelta.c), a forced write of a plain file with the
+ * changed bytes of blocks it does not write whole, and a checkpoint with
+ * the DELTAs the log holds of blocks not yet on the disk (lfs_delta.c).
  *
  * A forced write (fsync, a commit: SEGM_DATAONLY) writes in pass 1 only
  * the data blocks of a file whose inode the log can do without
@@ -382,7 +383,7 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	}
 	/* What roll-forward needs past a checkpoint. */
 	if (error == 0 && (flags & SEGM_CKP))
-		error = txn_relog(fs, sp, &relogged);
+		error = lfs_relog(fs, sp, &relogged);
 	sp->sg_end = 1;
 	lfs_writeseg(fs, sp, LFS_PSEG_LAST);
 	sp->sg_dataonly = 0;

@@ -168,7 +168,8 @@ int	txn_page_logged(struct buf *);
 void	txn_page_written(struct buf *);
 int	txn_logdeltas(struct lfs *, struct segment *);
 void	txn_deltas_done(struct lfs *);
-int	txn_relog(struct lfs *, struct segment *, int *np);
+int	txn_page_relog(struct buf *, int *lo, int *hi, const char **data,
+	    u_int64_t *size);
 
 /* lfs_txnundo.c: abort */
 int	txn_unmount(struct lfs *, int force);

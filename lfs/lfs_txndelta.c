@@ -24,7 +24,8 @@
  * unless the block there is newer than the DELTA.  A checkpoint moves
  * where roll-forward starts past the DELTAs of pages a running
  * transaction holds (they cannot be written): it logs their committed
- * bytes again, from the copy, right after itself (txn_relog).
+ * bytes again, from the copy, right after itself (lfs_relog,
+ * lfs_delta.c, which also makes the DELTA records).
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -36,14 +37,6 @@
 #include "lfs/lfs_extern.h"
 #include "lfs/lfs_txn.h"
 #include <sys/txn.h>
-
-/* The longest DELTA a checkpoint logs again (txn_relog): half a summary. */
-static int
-txn_deltamax(struct lfs *fs)
-{
-	return ((fs->lfs_dlfs.dlfs_sumsize - sizeof(struct segsum) -
-	    sizeof(DELTA)) / 2) & ~3;
-}
 
 static struct txn_page *
 txn_page(struct buf *bp)
@@ -206,35 +199,6 @@ txn_delta_plan(struct lfs *fs, struct buf *bp, int *room)
 	return 1;
 }
 
-/* A DELTA at `at` of bytes off..end of page, block lbn of ip; its size. */
-static int
-txn_mkdelta(char *at, struct inode *ip, daddr_t lbn, const char *page,
-    int off, int end)
-{
-	DELTA *dr = (DELTA *)at;
-
-	dr->dr_ino = ip->i_number;
-	dr->dr_version = ip->i_gen;
-	dr->dr_lbn = lbn;
-	dr->dr_off = off;
-	dr->dr_len = end - off;
-	dr->dr_size = txn_committed_size(ITOV(ip));
-	memcpy(dr + 1, page + off, end - off);
-	return DELTASIZE(end - off);
-}
-
-/* The DELTA placed where the open summary's free bytes begin is in it. */
-static void
-txn_sumdelta(struct lfs *fs, struct segment *sp)
-{
-	DELTA *dr = (DELTA *)(sp->sg_sum + sp->sg_sumused);
-
-	sp->sg_sumused += DELTASIZE(dr->dr_len);
-	((struct segsum *)sp->sg_sum)->ss_ndelta++;
-	fs->lfs_stats.deltas++;
-	fs->lfs_stats.delta_bytes += dr->dr_len;
-}
-
 /* The committing group's pages that carry a DELTA, busy, one by one. */
 #define TXN_FOREACH_DELTA(fs, t, l, bp)					\
 	TAILQ_FOREACH(t, &(fs)->lfs_txnforce, t_commitq)		\
@@ -274,10 +238,11 @@ txn_logdeltas(struct lfs *fs, struct segment *sp)
 	TXN_FOREACH_DELTA(fs, t, l, bp) {
 		tp = bp->b_fsdata;
 		for (k = 0; k < tp->tp_nrun; k++) {
-			txn_mkdelta((char *)sp->sg_sum + sp->sg_sumused,
+			lfs_mkdelta((char *)sp->sg_sum + sp->sg_sumused,
 			    VTOI(bp->b_vp), bp->b_lblkno, bp->b_data,
-			    tp->tp_run[k][0], tp->tp_run[k][1]);
-			txn_sumdelta(fs, sp);
+			    tp->tp_run[k][0], tp->tp_run[k][1],
+			    txn_committed_size(bp->b_vp));
+			lfs_sumdelta(fs, sp);
 		}
 	}
 	return 0;
@@ -319,62 +284,23 @@ txn_deltas_done(struct lfs *fs)
 }
 
 /*
- * A checkpoint, after its ifile (roll-forward will start after it): the
- * committed bytes of every page the log holds and the disk does not
- * (those a running transaction holds, and any the writer passed by),
- * logged again; *np says how many.  Copied out first, all at once: no
- * commit can run during the checkpoint (the segment lock), and nothing
- * here sleeps.
+ * For a checkpoint's lfs_relog: the committed bytes of page bp that the
+ * log holds and the disk does not (lo..hi of *data, the copy while a
+ * running transaction holds the page), and the file's committed size;
+ * 0 if none.
  */
 int
-txn_relog(struct lfs *fs, struct segment *sp, int *np)
+txn_page_relog(struct buf *bp, int *lo, int *hi, const char **data,
+    u_int64_t *size)
 {
-	struct mount *mp = fs->lfs_ump->um_mountp;
-	int max = txn_deltamax(fs), n, room = 0, size, off, error = 0;
-	struct vnode *vp;
-	struct buf *bp;
-	struct txn_page *tp;
-	char *recs = NULL, *r;
+	struct txn_page *tp = bp->b_fsdata;
 
-	for (;;) {
-		n = size = 0;
-		LIST_FOREACH(vp, &mp->mnt_vnodelist, v_mntvnodes)
-			LIST_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs) {
-				if (!txn_page_logged(bp))
-					continue;
-				n++;
-				tp = bp->b_fsdata;
-				for (off = tp->tp_off; off < tp->tp_end;
-				    off += max) {
-					if (size + (int)DELTASIZE(max) > room) {
-						size = room + 1;
-						continue;	/* counted */
-					}
-					size += txn_mkdelta(recs + size,
-					    VTOI(vp), bp->b_lblkno,
-					    (bp->b_flags & B_TXN) &&
-					    tp->tp_snap ? tp->tp_snap :
-					    bp->b_data, off,
-					    MIN(off + max, tp->tp_end));
-				}
-			}
-		if (size <= room)
-			break;
-		free(recs);		/* more than room was made for */
-		room = n * (fs->lfs_dlfs.dlfs_bsize / max + 1) * DELTASIZE(max);
-		recs = malloc(room, M_WAITOK);
-	}
-	*np = n;
-	if (n > 0 && sp->sg_open)
-		lfs_endfinfo(fs, sp);
-	for (r = recs; r < recs + size; r += DELTASIZE(((DELTA *)r)->dr_len)) {
-		if ((error = lfs_needroom(fs, sp, 0,
-		    DELTASIZE(((DELTA *)r)->dr_len), 0)) != 0)
-			break;
-		memcpy(sp->sg_sum + sp->sg_sumused, r,
-		    DELTASIZE(((DELTA *)r)->dr_len));
-		txn_sumdelta(fs, sp);
-	}
-	free(recs);
-	return error;
+	if (!txn_page_logged(bp))
+		return 0;
+	*lo = tp->tp_off;
+	*hi = tp->tp_end;
+	*data = (bp->b_flags & B_TXN) && tp->tp_snap ? tp->tp_snap :
+	    bp->b_data;
+	*size = txn_committed_size(bp->b_vp);
+	return 1;
 }

@@ -136,12 +136,18 @@ lfs_blkatoff(struct inode *ip, off_t offset, int nblks, char **res,
 /*
  * bwrite: every block waits, locked in the cache, for the segment
  * writer; a transaction's is kept there until it commits (NO-STEAL).
+ * A plain file's data keeps what write(2) changed of it, which fsync may
+ * log instead of the block (lfs_delta.c).
  */
 static int
 lfs_ufs_bwrite(struct inode *ip, struct buf *bp, int how)
 {
-	if (TXN_PROTECTED(ITOV(ip)))
+	if (TXN_PROTECTED(ITOV(ip))) {
 		txn_page_dirty(ip, bp);
+		return lfs_bwrite(bp);
+	}
+	if (how != UFS_WSYNC && ITOV(ip)->v_type == VREG)
+		return lfs_bwrite_data(bp);	/* from ufs_write */
 	return lfs_bwrite(bp);
 }
 

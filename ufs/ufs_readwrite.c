@@ -10,7 +10,9 @@
  * space, or for LFS reserves it), copy the data in, and hand the block
  * back through the layout's bwrite, saying whether it was filled: FFS
  * then starts it, EFS adds it to a cluster, LFS locks it in the cache
- * for the segment writer either way.
+ * for the segment writer either way.  The buffer also says which bytes
+ * writes changed since the block was last as the disk has it (LFS's
+ * fsync may log just those).
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -55,6 +57,19 @@ ufs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		ip->i_flag |= IN_ACCESS;
 	VOP_UNLOCK(vp);
 	return error;
+}
+
+/* Bytes off..end of bp were written: the range since it was clean grows. */
+static void
+ufs_dirtyrange(struct buf *bp, int off, int end)
+{
+	if (!(bp->b_flags & B_DELWRI) || bp->b_dirtyend <= bp->b_dirtyoff) {
+		bp->b_dirtyoff = off;
+		bp->b_dirtyend = end;
+		return;
+	}
+	bp->b_dirtyoff = MIN(bp->b_dirtyoff, off);
+	bp->b_dirtyend = MAX(bp->b_dirtyend, end);
 }
 
 int
@@ -107,6 +122,7 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 		if (uio->uio_offset > (off_t)ip->i_size)
 			ip->i_size = uio->uio_offset;
 		datasize = ip->i_size;
+		ufs_dirtyrange(bp, on, on + n);
 		error = UFS_BWRITE(ip, bp, (ioflag & IO_SYNC) ? UFS_WSYNC :
 		    on + n == bsize ? UFS_WFULL : UFS_WDELAY);
 		ip->i_flag |= IN_CHANGE | IN_UPDATE;

@@ -42,7 +42,7 @@ show(const struct statfs *sfs, int zero)
 	P(segs_cleaned); P(blocks_data); P(blocks_indir); P(blocks_inode);
 	P(blocks_ifile); P(files_dataonly); P(rfw_dataonly);
 	P(blocks_moved); P(blocks_moved_hot); P(writer_waits); P(dirop_waits);
-	P(deltas); P(delta_bytes); P(rfw_deltas);
+	P(deltas); P(delta_bytes); P(rfw_deltas); P(blocks_delta);
 #undef P
 	printf("sync_share\t%llu%%\n", st.psegs ? (unsigned long long)
 	    (100 * st.psegs_sync / st.psegs) : 0ULL);

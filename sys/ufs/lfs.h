@@ -193,7 +193,8 @@ typedef struct finfo {
 /*
  * DELTA: a committed change to a block the disk already holds, carried
  * in the summary after the FINFOs instead of the whole block (a kernel
- * transaction's commit, lfs/lfs_txndelta.c): roll-forward writes dr_len
+ * transaction's commit, lfs/lfs_txndelta.c; a plain file's fsync,
+ * lfs/lfs_delta.c): roll-forward writes dr_len
  * bytes at dr_off of block dr_lbn of the file, and grows the file to
  * dr_size.  The bytes follow the record, padded to 4.
  */
@@ -263,6 +264,8 @@ struct lfs_stats {
 					 * checkpoints that log them again) */
 	u_int64_t delta_bytes;		/* ... the bytes they carry */
 	u_int64_t rfw_deltas;		/* DELTAs roll-forward applied */
+	u_int64_t blocks_delta;		/* blocks a forced write logged as
+					 * DELTAs instead (lfs_delta.c) */
 	/* directory operations against the writer (thesis 6.3.3) */
 	u_int64_t writer_waits;		/* sleeps of the writer for dirops
 					 * in progress */

@@ -23,7 +23,7 @@ from tests.guest import Guest
 SD1_SECTORS = 32768            # a 16 MB scratch disk: small images, fast copies
 NEWFS = "newfs_lfs -s 262144 /dev/rsd1a > /dev/null"    # 64 segments of 256 KB
 WORKLOADS = ("files", "rename", "mkdirs", "seq", "overwrite", "append", "ckpt",
-             "cleaner", "txn")
+             "cleaner", "txn", "logs")
 RUN_TIMEOUT = 600
 KARGS = "syncinterval=0"     # no update daemon: the only checkpoints are ours
 

@@ -26,7 +26,8 @@
  * rmdirs), seq (a 3 MB sequential write), overwrite (random overwrites of
  * a 256 KB file), append (appends and overwrites of four files, each
  * fsync'd), ckpt (small writes, each fsync'd and followed by a sync:
- * many checkpoints), cleaner (a fragmented, nearly full file system in
+ * many checkpoints), logs (appends and updates of a few hundred bytes,
+ * each fsync'd: delta fsyncs, a sync now and then), cleaner (a fragmented, nearly full file system in
  * setup; unlinks and new files, while a cleaner runs, in run), txn
  * (kernel transactions on protected files: one that appends a line to
  * 250 files in five directories, three times, then four processes
@@ -430,6 +431,45 @@ w_append(int setup)
 }
 
 /*
+ * logs: a database's log forces, and small updates in place: writes of
+ * a few hundred bytes at the end of two files or inside them, each
+ * fsync'd, on blocks the disk already has: fsync logs the bytes as
+ * DELTAs and leaves the blocks dirty (lfs_delta.c), with now and then a
+ * checkpoint, after which the DELTAs apply to the blocks it wrote.
+ */
+static void
+w_logs(int setup)
+{
+	u_int32_t size[2] = { 6000, 20000 }, len, off;
+	char p[8];
+	int i, f;
+
+	if (setup) {
+		for (f = 0; f < 2; f++) {
+			snprintf(p, sizeof(p), "l%d", f);
+			newfile(p, size[f]);
+			do_fsync(p);
+		}
+		return;
+	}
+	for (i = 0; i < 60; i++) {
+		f = rnd(2);
+		snprintf(p, sizeof(p), "l%d", f);
+		len = 1 + rnd(400);
+		if (rnd(4) == 0)		/* inside */
+			off = rnd(size[f] - len);
+		else {				/* at the end */
+			off = size[f];
+			size[f] += len;
+		}
+		do_write(p, off, len);
+		do_fsync(p);
+		if (i % 20 == 19)
+			do_sync();
+	}
+}
+
+/*
  * ckpt: many checkpoints, each after an fsync'd write: small writes to
  * eight files made in setup, each fsync'd (a forced write), then a sync.
  * The checkpoints whose ifile crosses into a new segment write it in two
@@ -591,7 +631,7 @@ static const struct {
 	{ "files", w_files }, { "rename", w_rename }, { "mkdirs", w_mkdirs },
 	{ "seq", w_seq }, { "overwrite", w_overwrite },
 	{ "cleaner", w_cleaner }, { "txn", w_txn }, { "append", w_append },
-	{ "ckpt", w_ckpt },
+	{ "ckpt", w_ckpt }, { "logs", w_logs },
 };
 
 /* One entry of the digest, and a directory's entries after it. */
