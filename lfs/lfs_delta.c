@@ -20,7 +20,9 @@
  * came since.  The segment writer taking the block clears both.  A
  * checkpoint moves where roll-forward starts past the DELTAs: a logged
  * block it could not take (busy) has its logged bytes logged again
- * after it (lfs_relog).
+ * after it (lfs_relog).  The kernel argument fsyncdelta=0 turns delta
+ * fsyncs off (every forced block goes whole, as before them): for
+ * comparing the two, and for the recovery walk-through's image.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -31,6 +33,8 @@
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
 #include "lfs/lfs_txn.h"
+
+static int lfs_fsyncdelta = -1;		/* not read yet */
 
 /* The longest DELTA of one block: half a summary. */
 int
@@ -131,7 +135,9 @@ lfs_plandeltas(struct lfs *fs, struct vnode *vp, char **recsp)
 	char *recs;
 
 	*recsp = NULL;
-	if (vp->v_type != VREG || TXN_PROTECTED(vp))
+	if (lfs_fsyncdelta < 0)		/* kernel argument fsyncdelta=0: off */
+		lfs_fsyncdelta = getkarg_int("fsyncdelta", 1);
+	if (!lfs_fsyncdelta || vp->v_type != VREG || TXN_PROTECTED(vp))
 		return 0;
 	recs = malloc(max + sizeof(DELTA) + 4, M_WAITOK);
 	s = splbio();

@@ -340,12 +340,14 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 		wakeup(&fs->lfs_cleaners);
 		tsleep(&d->dlfs_avail, 0, "lfsclean", hz);
 	}
+	/* Unlinked files go first, even if this write cannot start: their
+	 * blocks and dirty buffers are what a full log gets back. */
+	lfs_reapheld(fs, mp);
 	/* Its reserve is the cleaner's (and an unmount's): lfs_bio.c. */
 	if (!(flags & (SEGM_CLEAN | SEGM_RESERVE | SEGM_TXN)) &&
 	    (curproc == NULL || !LFS_PROC(curproc)->lp_cleaner) &&
 	    (error = lfs_writeroom(fs, flags & SEGM_SYNC)) != 0)
 		return error;
-	lfs_reapheld(fs, mp);
 	lfs_seglock(fs);
 	fs->lfs_stats.segwrites++;
 	sp->sg_flags = flags;

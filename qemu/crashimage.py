@@ -18,7 +18,8 @@ summary of the last dirop's ending partial segment is write N.  A second
 run of the same workload has the server cut the power at write N
 (FaultSpec(cut_after=N), qemu/DRIVE.md): writes 1..N-1 land, N and
 later are lost.  Both guests run without the update daemon's timed
-syncs (syncinterval=0), so the file system writes only when told; the
+syncs (syncinterval=0), so the file system writes only when told, and
+with fsyncdelta=0 (step 4's block goes whole, not as a DELTA); the
 second run records too and must have sent the same writes (offsets and
 lengths) as the first up to N, or it says so.
 """
@@ -33,6 +34,11 @@ from qemu.disk import FaultSpec
 from tests.guest import Guest
 
 SD1_SECTORS = 131072            # 64 MB, as the tests' scratch disks
+
+# No update daemon; and step 4's fsync writes its block whole, the forced
+# write of data alone that the walk-through follows into lfs_rfw_setblk
+# (with delta fsyncs, the default, it would log the five bytes instead).
+KARGS = "syncinterval=0 fsyncdelta=0"
 
 # One command line per step; each ends with sync or fsync, so nothing is
 # dirty between steps.
@@ -85,7 +91,7 @@ def run(workdir: Path, faults: FaultSpec) -> Guest:
     last step is typed and the power cut waited for."""
     workdir.mkdir(parents=True, exist_ok=True)
     with Guest(workdir, sd1_sectors=SD1_SECTORS, faults=faults,
-               kargs="syncinterval=0") as g:
+               kargs=KARGS) as g:
         for cmd in SETUP:
             g.ok(cmd, timeout=180)
         if faults.cut_after is None:

@@ -113,3 +113,17 @@ def test_a_truncated_file_does_not_get_its_old_deltas_back(guests):
     assert g.ok("ls -l /mnt/f").split()[4] == "4"
     g.ok("umount /mnt")
     fsck_lfs_clean(g, "-n")
+
+
+def test_fsyncdelta_0_writes_every_changed_block_whole(guests):
+    """The kernel argument that turns delta fsyncs off (for comparing the
+    two forms, and for the recovery walk-through's image)."""
+    g = guests.boot(kargs=KARGS + " fsyncdelta=0")
+    g.ok("newfs_lfs /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt"
+         " && printf 'head\\n' > /mnt/log && sync")
+    before = stats(g)
+    g.ok("i=0; while [ $i -lt 5 ]; do echo line $i >> /mnt/log && "
+         "fsync /mnt/log || exit 1; i=$((i + 1)); done")
+    after = stats(g)
+    assert after["blocks_delta"] == before["blocks_delta"], (before, after)
+    assert after["blocks_data"] - before["blocks_data"] == 5, (before, after)
