@@ -381,7 +381,7 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
     if kinds:
         lines += ["", "blocks written per transaction, by kind (the summary is one per "
                   "partial segment; the cleaner's copies of data are also counted as data; "
-                  "DELTAs: a kernel commit's changed bytes, carried in its summary):",
+                  "DELTAs: the changed bytes a kernel commit or an fsync carried in its summary):",
                   f"  {'':10s} {'all':>6s} {'data':>6s} {'summary':>8s} {'inode':>6s} "
                   f"{'indirect':>8s} {'ifile':>6s} {'cleaner':>8s} {'DELTAs':>7s}"]
         for n, k in kinds:
