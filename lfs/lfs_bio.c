@@ -90,10 +90,8 @@ lfs_bwrite(struct buf *bp)
 int
 lfs_bwrite_data(struct buf *bp)
 {
-	if (!(bp->b_flags & B_DELWRI) || (bp->b_flags & B_DELTAOK))
-		bp->b_flags |= B_DELTAOK;
-	else
-		bp->b_flags &= ~B_DELTAOK;
+	if (!(bp->b_flags & B_DELWRI))
+		bp->b_flags |= B_DELTAOK;	/* else it stays as it was */
 	return lfs_bwrite_locked(bp);
 }
 

@@ -103,16 +103,23 @@ lfs_alllogged(struct buf *bp)
 	    (B_DELTAOK | B_LOGGED) && bp->b_dirtyend <= bp->b_dirtyoff;
 }
 
-/* Could bp's changes go as a DELTA of at most max bytes? */
-static int
-lfs_deltaable(struct vnode *vp, struct buf *bp, int max)
+/* Does the disk hold a copy of bp's block, which a DELTA can apply to? */
+int
+lfs_ondisk(struct buf *bp)
 {
 	daddr_t sector;
 
+	return ufs_bmaparray(bp->b_vp, bp->b_lblkno, &sector, NULL) == 0 &&
+	    sector > 0;
+}
+
+/* Could bp's changes go as a DELTA of at most max bytes? */
+static int
+lfs_deltaable(struct buf *bp, int max)
+{
 	return bp->b_lblkno >= 0 && lfs_cantake(bp) &&
 	    (bp->b_flags & B_DELTAOK) && bp->b_dirtyend > bp->b_dirtyoff &&
-	    bp->b_dirtyend - bp->b_dirtyoff <= max &&
-	    ufs_bmaparray(vp, bp->b_lblkno, &sector, NULL) == 0 && sector > 0;
+	    bp->b_dirtyend - bp->b_dirtyoff <= max && lfs_ondisk(bp);
 }
 
 /*
@@ -142,7 +149,7 @@ lfs_plandeltas(struct lfs *fs, struct vnode *vp, char **recsp)
 	recs = malloc(max + sizeof(DELTA) + 4, M_WAITOK);
 	s = splbio();
 	LIST_FOREACH(bp, &vp->v_dirtyblkhd, b_vnbufs) {
-		if (!lfs_deltaable(vp, bp, max))
+		if (!lfs_deltaable(bp, max))
 			continue;
 		len = DELTASIZE(bp->b_dirtyend - bp->b_dirtyoff);
 		if (n + len > max + (int)sizeof(DELTA) + 4)

@@ -229,6 +229,7 @@ int	lfs_mkdelta(char *at, struct inode *, daddr_t lbn, const char *data,
 void	lfs_sumdelta(struct lfs *, struct segment *);
 int	lfs_putdeltas(struct lfs *, struct segment *, const char *recs, int n);
 int	lfs_alllogged(struct buf *);
+int	lfs_ondisk(struct buf *);
 int	lfs_plandeltas(struct lfs *, struct vnode *, char **recsp);
 void	lfs_planned(struct vnode *, int error);
 int	lfs_relog(struct lfs *, struct segment *, int *np);

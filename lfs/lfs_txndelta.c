@@ -182,11 +182,8 @@ txn_delta_plan(struct lfs *fs, struct buf *bp, int *room)
 {
 	struct txn_page *tp = bp->b_fsdata;
 	int need = 0, k;
-	daddr_t sector;
 
-	if (tp == NULL || tp->tp_snap == NULL ||
-	    ufs_bmaparray(bp->b_vp, bp->b_lblkno, &sector, NULL) != 0 ||
-	    sector <= 0)
+	if (tp == NULL || tp->tp_snap == NULL || !lfs_ondisk(bp))
 		return 0;		/* not on the disk, or no copy */
 	tp->tp_nrun = txn_runs(tp->tp_snap, bp->b_data, bp->b_bcount,
 	    tp->tp_run, TXN_MAXRUNS);
