@@ -99,6 +99,7 @@ pmap_invalidate(struct pmap *pm, u_int32_t va)
 static int
 pmap_unshare(struct pmap *pm, u_int32_t va, u_int32_t *pte)
 {
+	/* LAB(cow) begin */
 	void *page = P2V(*pte & PG_FRAME), *copy;
 
 	if (vm_page_shared(page)) {
@@ -109,6 +110,9 @@ pmap_unshare(struct pmap *pm, u_int32_t va, u_int32_t *pte)
 		*pte = V2P(copy) | (*pte & ~PG_FRAME);
 	}
 	*pte = (*pte | PG_RW) & ~PG_COW;
+	/* LAB(cow) end, stub:
+	 *	*pte |= PG_RW;
+	 */
 	pmap_invalidate(pm, va);
 	return 0;
 }
@@ -148,6 +152,7 @@ pmap_enter(struct pmap *pm, u_int32_t va, int writable)
 int
 pmap_cow(struct pmap *pm, u_int32_t va)
 {
+	/* LAB(cow) begin */
 	u_int32_t *pte;
 	int shared, error;
 
@@ -166,6 +171,14 @@ pmap_cow(struct pmap *pm, u_int32_t va)
 	else
 		vm_stats.vm_cow_reuses++;
 	return 0;
+	/* LAB(cow) end, stub:
+	 *	u_int32_t *pte;
+	 *
+	 *	if (va >= VM_MAXUSER_ADDRESS ||
+	 *	    (pte = pmap_pte(pm, va, 0)) == NULL || !(*pte & PG_P))
+	 *		return EFAULT;
+	 *	return *pte & PG_RW ? 0 : EFAULT;
+	 */
 }
 
 void
@@ -211,6 +224,7 @@ pmap_extract(struct pmap *pm, u_int32_t va)
 int
 pmap_copy(struct pmap *dst, struct pmap *src)
 {
+	/* LAB(cow) begin */
 	u_int32_t pdx, ptx, *spt, *dpt;
 	int error = 0;
 
@@ -236,6 +250,26 @@ pmap_copy(struct pmap *dst, struct pmap *src)
 	if (rcr3() == src->pm_pdirpa)
 		lcr3(src->pm_pdirpa);
 	return error;
+	/* LAB(cow) end, stub:
+	 *	u_int32_t pdx, ptx, va, *spt;
+	 *	int error = 0;
+	 *
+	 *	for (pdx = 0; pdx < KPDE_FIRST && error == 0; pdx++) {
+	 *		if (!(src->pm_pdir[pdx] & PG_P))
+	 *			continue;
+	 *		spt = P2V(src->pm_pdir[pdx] & PG_FRAME);
+	 *		for (ptx = 0; ptx < 1024 && error == 0; ptx++) {
+	 *			if (!(spt[ptx] & PG_P))
+	 *				continue;
+	 *			va = pdx << 22 | ptx << 12;
+	 *			error = pmap_enter(dst, va, spt[ptx] & PG_RW);
+	 *			if (error == 0)
+	 *				memcpy(pmap_extract(dst, va),
+	 *				    P2V(spt[ptx] & PG_FRAME), PAGE_SIZE);
+	 *		}
+	 *	}
+	 *	return error;
+	 */
 }
 
 void
