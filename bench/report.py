@@ -267,9 +267,9 @@ CATALOGUE = (
 
 # Asked for by issue 27 beside the thesis' tables and figures.
 WANTED = (
-    "the chapter-5 configuration: chapter 5's numbers on chapter 5's machine (the RZ55 "
-    "profile, 32 MB, the disk 70% full).  `make bench DISK=rz55` runs the drivers on "
-    "the RZ55, whose mechanism is inferred (qemu/DRIVE.md), with chapter 7's settings.",
+    "figure 5-7 on chapter 5's configuration (the RZ55 profile, 32 MB): `python3 -m "
+    "bench.tpcb --chapter5` runs figures 5-6, 5-8 and 5-9 there, txn.py only on "
+    "chapter 7's.",
 )
 
 
@@ -611,7 +611,8 @@ def plot_combined(tables: list[dict], path: Path) -> Optional[Path]:
     """Figure 5-9 as the thesis draws it: the time for k transactions and
     then one scan, k / TPS + the scan after the transactions, against k;
     where LFS's line crosses another is the break-even point."""
-    tps = cells_of(tables, "table 7-9", "TPS", "TPS")
+    tps = cells_of(tables, "figure 5-6", "TPS", "TPS")
+    tps.update(cells_of(tables, "table 7-9", "TPS", "TPS"))
     scan = cells_of(tables, "figure 5-8", "s", "after N transactions")
     names = [n for n in scan if n in tps]
     if not names:
@@ -727,7 +728,7 @@ def entry_section(doc: Doc, e: Entry, found: list[tuple[Run, dict]]) -> None:
     for run in dict.fromkeys(run for run, _ in found):
         doc.driver_plots(run, e.id)
         if e.id in FIGURES:
-            name = f"{slug(e.id)}.png"
+            name = f"{slug(e.id)}-{run.path.stem}.png"
             if FIGURES[e.id](run.tables, doc.plots / name):
                 doc.image(name, f"{e.id}, ours")
             else:

@@ -65,6 +65,12 @@ transactions have paid for its slower scan:
 --thesis: the thesis' scale and protocol (10 TPS: 1,000,000 accounts, a
 237 MB account relation; 10 runs of 1,000 transactions).  Writes
 build/bench/tpcb.txt, tpcb.json (the same for bench/report.py) and tpcb.png.
+
+--chapter5: chapter 5's configuration (5.3: Sprite on a DECstation with
+32 MB and an RZ55, the disk 70% full) for figures 5-6, 5-8 and 5-9: the
+rz55 profile, a 32 MB guest, FFS, EFS, LFS and LFS-K all on a partition
+that df calls 70% full after the load, LFS's cleaner running (as
+Sprite's did) but not waited for; writes tpcb-ch5.txt, .json and .png.
 Nothing here is asserted.
 """
 from __future__ import annotations
@@ -84,6 +90,8 @@ from qemu import drivemodel
 from tests.guest import Guest
 
 MEM = 16
+# --chapter5: chapter 5's machine and disk (5.3).
+CH5_PROFILE, CH5_MEM, CH5_CONFIGS = "rz55", 32, "FFS,EFS,LFS,LFS-K"
 # Thesis table 7-9: TPS and elapsed seconds (s.d. %) for 1,000 transactions.
 # Kernel transactions: no figure in the thesis (figure 5-6 is bars only).
 THESIS = {"FFS": (14.2, 70.23, 1.0), "EFS": (16.8, 59.51, 2.1),
@@ -95,6 +103,10 @@ RATIOS = (("EFS", "FFS"), ("LFS", "FFS"), ("LFS", "EFS"), ("LFS-C1M", "FFS"),
           ("LFS-C256K", "EFS"), ("LFS-C256K", "LFS"), ("LFS-K", "LFS"),
           ("LFS-K", "FFS"), ("LFS-KC1M", "LFS-C1M"), ("LFS-KC1M", "LFS-K"),
           ("LFS-B1M", "LFS-C1M"))
+# Figure 5-6 (Sprite, RZ55): TPS and the note, by our stand-in.
+SPRITE = {"FFS": (12.3, "Sprite's read-optimized file system, user-level manager"),
+          "LFS": (13.6, "Sprite-LFS, user-level manager"),
+          "LFS-K": (None, "the thesis draws it a little ahead of LFS: no number")}
 # 7.8's text on the cleaner during table 7-9: (figure, the words), by
 # (configuration, json_tables' key).
 THESIS_CLEANER = {
@@ -202,14 +214,17 @@ def lfsline(text: str) -> dict[str, int]:
     return {w[i]: int(w[i + 1]) for i in range(0, len(w) - 1, 2)}
 
 
-def setup(name: str, sectors: int, passes: int) -> tuple[str, str, str]:
-    """(newfs, mount, tpcb options) of a configuration."""
+def setup(name: str, sectors: int, passes: int,
+          chapter5: bool = False) -> tuple[str, str, str]:
+    """(newfs, mount, tpcb options) of a configuration; chapter5: LFS and
+    LFS-K with their cleaner, which the runs do not wait for."""
     if name == "FFS":
         return f"newfs -s {sectors} /dev/rsd1a", "mount /dev/sd1a /mnt", ""
     if name == "EFS":
         return f"newfs -E -s {sectors} /dev/rsd1a", "mount /dev/sd1a /mnt", ""
     if name in ("LFS", "LFS-K"):
-        return f"newfs_lfs -S {sectors} /dev/rsd1a", "mount -n -t lfs /dev/sd1a /mnt", ""
+        return (f"newfs_lfs -S {sectors} /dev/rsd1a",
+                f"mount {'' if chapter5 else '-n '}-t lfs /dev/sd1a /mnt", "")
     segbytes = 1 << 18 if name == "LFS-C256K" else 1 << 20
     seg = "" if segbytes == 1 << 20 else f"-s {segbytes} "
     mount = ("mount -n -t lfs /dev/sd1a /mnt && (/usr/libexec/lfs_cleanerd -b /mnt "
@@ -229,15 +244,17 @@ def scan(g: Guest, mount: str, timeout: float) -> float:
 def measure(g: Guest, name: str, args: argparse.Namespace, log,
             sectors: int | None = None) -> Result:
     """One configuration on a fresh file system; sectors: the partition
-    (default: "80% full", or room for every transaction without a cleaner)."""
+    (default: "80% full", or room for every transaction without a cleaner;
+    --chapter5: "70% full" for all)."""
     t0 = time.monotonic()
     if sectors is None:
-        sectors = args.scale * PART_PER_TPS
-    if name in ("LFS", "LFS-K"):
+        # df's fullness after the load goes inversely as the partition.
+        sectors = int(args.scale * PART_PER_TPS * (80 / 70 if args.chapter5 else 1))
+    if name in ("LFS", "LFS-K") and not args.chapter5:
         total = WARMUP_TXNS + args.runs * args.txns + args.scan_txns
         sectors = min(sectors + total * LFS_SECTORS_PER_TXN, DISK_SECTORS)
     res = Result(name, sectors=sectors)
-    newfs, mount, opts = setup(name, sectors, args.clean_passes)
+    newfs, mount, opts = setup(name, sectors, args.clean_passes, args.chapter5)
     mode = "-m kernel" if name in KERNEL else "-m user"
     long = 3600 * max(1, args.scale)
     g.ok(f"{newfs} > /dev/null", timeout=long)
@@ -328,7 +345,7 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
         f"TPC-B (thesis 7.8, table 7-9), profile {args.profile}: {prof.description}",
         f"scale {args.scale} TPS: {100000 * args.scale:,} accounts, {10 * args.scale} "
         f"tellers, {args.scale} branches; account relation {any_r.account_pages} "
-        f"pages ({any_r.account_pages * 4 // 1024} MB); guest memory {MEM} MB; "
+        f"pages ({any_r.account_pages * 4 // 1024} MB); guest memory {args.mem} MB; "
         f"user-level transactions (tpcb -m user), LFS-K*: the kernel's (tpcb -m kernel)",
         f"{args.runs} runs of {args.txns} transactions after warm-up; thesis: 10 runs "
         f"of 1,000, 1,000,000 accounts (237 MB)",
@@ -411,9 +428,10 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def json_tables(res: dict[str, Result]) -> list[dict]:
+def json_tables(res: dict[str, Result], chapter5: bool = False) -> list[dict]:
     """For bench/report.py: table 7-9 with the ratios and the cleaner's figures
-    of 7.8's text, figure 5-6 (chapter 5's TPC-B), and SCAN (figures 5-8, 5-9)."""
+    of 7.8's text, figure 5-6 (chapter 5's TPC-B), and SCAN (figures 5-8, 5-9);
+    chapter5: only chapter 5's figures, table 7-9's TPS to draw 5-9 with."""
     main = []
     for name, r in res.items():
         t = THESIS[name]
@@ -433,21 +451,24 @@ def json_tables(res: dict[str, Result]) -> list[dict]:
                 cleaner.append(cell(name, col, c[key], thesis=t, unit=unit, note=note))
     tables = [results_table("table 7-9", "TPC-B", "TPS", main),
               results_table("table 7-9", "Ratios between configurations", "ratio", ratios)]
-    if cleaner:
+    if chapter5:
+        tables = []
+    if cleaner and not chapter5:
         tables.append(results_table("table 7-9", "The cleaner over the measured runs "
                                     "(7.8's text)", "", cleaner))
     kinds = [cell(name, kind, k[kind]) for name, r in res.items()
              if (k := r.kinds()) is not None
              for kind in ("all", "data", "summary", "inode", "indir", "ifile", "clean",
                           "deltas")]
-    if kinds:
+    if kinds and not chapter5:
         tables.append(results_table("table 7-9", "Blocks written per transaction, by kind "
                                     "(indir: indirect blocks; clean: the cleaner's copies; "
                                     "deltas: DELTAs a kernel commit's summary carries, "
                                     "not blocks)", "blocks", kinds))
-    sprite = {"FFS": (12.3, "Sprite's read-optimized file system, user-level manager"),
-              "LFS": (13.6, "Sprite-LFS, user-level manager"),
-              "LFS-K": (None, "the thesis draws it a little ahead of LFS: no number")}
+    sprite = dict(SPRITE)
+    if chapter5:    # every configuration, for figure 5-9's plot
+        sprite.update((n, (None, "no counterpart in chapter 5")) for n in res
+                      if n not in SPRITE)
     tables.append(results_table("figure 5-6", "TPC-B, user-level and kernel transactions",
                                 "TPS", [cell(n, "TPS", res[n].mean, res[n].sd,
                                              len(res[n].tps), t, note=note)
@@ -493,9 +514,12 @@ def plot(res: dict[str, Result], args: argparse.Namespace, path: Path) -> None:
     xs = range(len(names))
     ax.bar([x - 0.2 for x in xs], [res[n].mean for n in names], 0.4,
            yerr=[res[n].sd for n in names], color="tab:blue", label="measured")
-    known = [x for x, n in zip(xs, names) if THESIS[n]]
-    ax.bar([x + 0.2 for x in known], [THESIS[names[x]][0] for x in known], 0.4,
-           color="tab:gray", label="thesis table 7-9")
+    thesis = ({n: t for n, (t, _) in SPRITE.items() if t} if args.chapter5 else
+              {n: t[0] for n, t in THESIS.items() if t})
+    known = [x for x, n in zip(xs, names) if n in thesis]
+    ax.bar([x + 0.2 for x in known], [thesis[names[x]] for x in known], 0.4,
+           color="tab:gray", label="thesis " + ("figure 5-6 (Sprite, RZ55)"
+                                                if args.chapter5 else "table 7-9"))
     ax.set_xticks(list(xs))
     ax.set_xticklabels(names)
     ax.set_ylabel("transactions per second")
@@ -519,15 +543,23 @@ def main(argv: list[str]) -> int:
                     help=f"some of {','.join(CONFIGS)}")
     ap.add_argument("--thesis", action="store_true",
                     help="scale 10, 10 runs of 1,000 transactions, 3 cleaner passes")
+    ap.add_argument("--chapter5", action="store_true",
+                    help=f"chapter 5's configuration: {CH5_PROFILE}, {CH5_MEM} MB, 70%% "
+                    f"full, {CH5_CONFIGS} (figures 5-6, 5-8, 5-9)")
     args = ap.parse_args(argv)
     if args.profile == "none":
         ap.error("the none profile has no timing")
     if args.thesis:
         args.scale, args.runs, args.txns, args.clean_passes = 10, 10, 1000, 3
+    args.mem, stem = MEM, "tpcb"
+    if args.chapter5:
+        args.profile, args.mem, stem = CH5_PROFILE, CH5_MEM, "tpcb-ch5"
+        if "--configs" not in " ".join(argv):
+            args.configs = CH5_CONFIGS
     start = time.monotonic()
     res: dict[str, Result] = {}
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        with Guest(Path(tmp), profile=args.profile, mem=MEM) as g:
+        with Guest(Path(tmp), profile=args.profile, mem=args.mem) as g:
             for name in args.configs.split(","):
                 print(f"{name}:", flush=True)
                 res[name] = measure(g, name, args, lambda s: print(s, flush=True))
@@ -538,11 +570,12 @@ def main(argv: list[str]) -> int:
               + ", ".join(f"{n} {r.seconds:.0f} s" for n, r in res.items()) + ")")
     print("\n" + report + "\n\n" + footer, flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    txt, png = args.out / "tpcb.txt", args.out / "tpcb.png"
+    txt, png = args.out / f"{stem}.txt", args.out / f"{stem}.png"
     txt.write_text(report + "\n\n" + footer + "\n")
     plot(res, args, png)
-    js = write_json(args, "tpcb", json_tables(res), mem=MEM, runs=args.runs,
-                    plots={png.name: ["table 7-9"]})
+    js = write_json(args, "tpcb", json_tables(res, args.chapter5), mem=args.mem,
+                    runs=args.runs, stem=stem,
+                    plots={png.name: ["figure 5-6" if args.chapter5 else "table 7-9"]})
     print(f"wrote {txt}, {js.name} and {png.name}")
     return 0
 

@@ -126,17 +126,30 @@ TPS = {"FFS": 13.2, "EFS": 14.3, "LFS": 21.5, "LFS-C1M": 4.5, "LFS-C256K": 3.4,
        "LFS-K": 18.2}
 
 
-def tpcb_json(out: Path) -> None:
+def tpcb_results(configs) -> dict[str, tpcb.Result]:
     res = {}
-    for name, tps in TPS.items():
+    for name in configs:
+        tps = TPS[name]
         r = tpcb.Result(name, tps=[tps * 0.98, tps, tps * 1.02], runs_txns=[200] * 3)
         if name in ("LFS-C1M", "LFS-C256K"):
             r.lfs = [cleaner_counters(True), cleaner_counters(False)]
         if name in tpcb.SCANNED:
             r.scan0, r.scan1, r.n_scan = 10.0, {"LFS": 100.0}.get(name, 10.0), 1100
         res[name] = r
-    write_json(args(out, scale=1, runs=3), "tpcb", tpcb.json_tables(res), mem=16, runs=3,
-               plots={"tpcb.png": ["table 7-9"]})
+    return res
+
+
+def tpcb_json(out: Path) -> None:
+    write_json(args(out, scale=1, runs=3), "tpcb", tpcb.json_tables(tpcb_results(TPS)),
+               mem=16, runs=3, plots={"tpcb.png": ["table 7-9"]})
+
+
+def tpcb_ch5_json(out: Path) -> None:
+    """python3 -m bench.tpcb --chapter5: chapter 5's figures only, on the RZ55."""
+    res = tpcb_results(tpcb.CH5_CONFIGS.split(","))
+    write_json(argparse.Namespace(profile=tpcb.CH5_PROFILE, out=out, scale=1, runs=3),
+               "tpcb", tpcb.json_tables(res, chapter5=True), mem=tpcb.CH5_MEM, runs=3,
+               stem="tpcb-ch5", plots={"tpcb-ch5.png": ["figure 5-6"]})
 
 
 def cleaner_json(out: Path) -> None:
@@ -208,8 +221,8 @@ def wisconsin_json(out: Path) -> None:
 
 
 WRITERS = (raw_disk_json, fs_bandwidth_json, small_files_json, recovery_json, andrew_json,
-           bigfile_json, txn_json, tpcb_json, cleaner_json, supercomputer_json, oo1_json,
-           wisconsin_json)
+           bigfile_json, txn_json, tpcb_json, tpcb_ch5_json, cleaner_json,
+           supercomputer_json, oo1_json, wisconsin_json)
 
 
 @pytest.fixture
@@ -260,7 +273,7 @@ def test_every_driver_is_taken_and_every_covered_table_shown(results, tmp_path):
         assert "**Shape" in section(text, heading)
     runs = section(text, "## The runs")
     for write in WRITERS:
-        assert f"`{write.__name__[:-5]}.json`" in runs
+        assert f"`{write.__name__[:-5].replace('_ch5', '-ch5')}.json`" in runs
 
 
 def test_ratios_are_ours_over_the_thesis(results, tmp_path):
@@ -331,15 +344,16 @@ def test_shape_rules():
 def test_what_is_missing_is_listed(results, tmp_path):
     text = make_report(results, tmp_path)
     missing = section(text, "## Not covered yet")
-    # figures 5-8 and 5-9 are drawn from TPC-B's tables, as the thesis drew them
-    for thesis_id, name in (("Figure 5-8", "figure-5-8.png"), ("Figure 5-9", "figure-5-9.png")):
+    # figures 5-8 and 5-9 are drawn from TPC-B's tables, as the thesis drew
+    # them, once for each run: chapter 7's and chapter 5's configurations
+    for thesis_id in ("Figure 5-8", "Figure 5-9"):
         assert f"- {thesis_id} (" not in missing, thesis_id
-        assert f"(results/{name})" in section(text, f"### {thesis_id}: "
-                                              + next(e.title for e in report.CATALOGUE
-                                                     if e.id == thesis_id.lower())
-                                              + " (5.3.3)")
-        assert (tmp_path / "doc" / "results" / name).read_bytes()[:4] == b"\x89PNG"
-    assert "RZ55" in missing
+        title = next(e.title for e in report.CATALOGUE if e.id == thesis_id.lower())
+        for stem in ("tpcb", "tpcb-ch5"):
+            name = f"{thesis_id.lower().replace(' ', '-')}-{stem}.png"
+            assert f"(results/{name})" in section(text, f"### {thesis_id}: {title} (5.3.3)")
+            assert (tmp_path / "doc" / "results" / name).read_bytes()[:4] == b"\x89PNG"
+    assert "RZ55" in missing and "--chapter5" in missing
     # the cleaner's cost curve has a driver now: ours alone
     assert "cost curve" not in missing and "### `cleaner`" in section(text, "## Ours alone")
     # covered now: figure 7-2 (fs_bandwidth's write and fsync phases), OO1's,
@@ -348,6 +362,19 @@ def test_what_is_missing_is_listed(results, tmp_path):
     for thesis_id in ("Table 7-4", "Table 7-5", "Table 7-6", "Table 7-7", "Table 7-8",
                       "Table 7-10", "Table 7-11"):
         assert f"- {thesis_id} (" not in missing and f"### {thesis_id}" in text, thesis_id
+
+
+def test_chapter5_is_compared_in_chapter_5_only(results, tmp_path):
+    """tpcb --chapter5's figures sit beside chapter 7's run in figures 5-6,
+    5-8 and 5-9, its drive and memory in the runs table, and it adds
+    nothing to table 7-9."""
+    text = make_report(results, tmp_path)
+    runs = section(text, "## The runs")
+    assert row(runs, "`tpcb-ch5.json`")[3].startswith("rz55") and \
+        row(runs, "`tpcb-ch5.json`")[4] == "32"
+    fig56 = section(text, "### Figure 5-6: Transaction performance summary (5.3.1)")
+    assert "from `tpcb-ch5.json`" in fig56 and "from `tpcb.json`" in fig56
+    assert "tpcb-ch5" not in section(text, "### Table 7-9: TPC-B performance results (7.8)")
 
 
 def test_a_driver_that_did_not_run_is_named(tmp_path):
