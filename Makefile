@@ -376,7 +376,7 @@ stress: all
 	    tests/test_damage.py tests/test_fuzz.py
 
 bench: all
-	$(PY) -m qemu bench
+	$(PY) -m qemu bench $(if $(THESIS),--thesis)
 
 # Host-side only: reads what make bench (or one driver) left in build/bench.
 report:

@@ -4,7 +4,7 @@
     python3 -m qemu crashimage [OUT]                               make crashimage
     python3 -m qemu crashtest [-w W,...] [-s SEED] [--sample N]    make crashtest
                               [--pick N]
-    python3 -m qemu bench [--profile P]                            make bench (and report)
+    python3 -m qemu bench [--profile P] [--thesis]                 make bench (and report)
     python3 -m qemu kprof [--seconds S] [--user ELF]               where the CPU goes
 
 Run it from the top of the tree, where the packages qemu, tests and bench
@@ -52,8 +52,9 @@ def bench(args: argparse.Namespace) -> int:
     for driver in bench.DRIVERS:
         print(f"==== {driver} (profile {args.profile})", flush=True)
         t0 = time.monotonic()
+        more = [bench.THESIS[driver]] if args.thesis and driver in bench.THESIS else []
         rc = subprocess.run([bench.PY, "-m", f"bench.{driver}",
-                             "--profile", args.profile], cwd=TOP).returncode
+                             "--profile", args.profile, *more], cwd=TOP).returncode
         print(f"==== {driver}: {'done' if rc == 0 else f'FAILED (status {rc})'} "
               f"in {time.monotonic() - t0:.0f} s", flush=True)
         if rc != 0:
@@ -109,6 +110,9 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="every benchmark driver of bench/ "
                        "(make bench)")
     p.add_argument("--profile", default=os.environ.get("DISK") or "hp97560")
+    p.add_argument("--thesis", action="store_true",
+                   help="each driver at the thesis' scale (make bench THESIS=1; "
+                   "some 30 hours, estimated: bench/README.md)")
     p.set_defaults(run=bench)
     return ap
 
