@@ -50,6 +50,8 @@ def bench(args: argparse.Namespace) -> int:
     start = time.monotonic()
     failed = []
     for driver in bench.DRIVERS:
+        if driver in bench.THESIS_ONLY and not args.thesis:
+            continue
         print(f"==== {driver} (profile {args.profile})", flush=True)
         t0 = time.monotonic()
         more = [bench.THESIS[driver]] if args.thesis and driver in bench.THESIS else []
