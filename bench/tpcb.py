@@ -539,8 +539,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--clean-passes", type=int, default=3,
                     help="cleaner configurations: warm up until the cleaner has "
                     "cleaned this many times the partition's segments")
-    ap.add_argument("--configs", default=",".join(DEFAULT_CONFIGS),
-                    help=f"some of {','.join(CONFIGS)}")
+    ap.add_argument("--configs", default=None,
+                    help=f"some of {','.join(CONFIGS)} (default "
+                    f"{','.join(DEFAULT_CONFIGS)}; with --chapter5 {CH5_CONFIGS})")
     ap.add_argument("--thesis", action="store_true",
                     help="scale 10, 10 runs of 1,000 transactions, 3 cleaner passes")
     ap.add_argument("--chapter5", action="store_true",
@@ -554,8 +555,12 @@ def main(argv: list[str]) -> int:
     args.mem, stem = MEM, "tpcb"
     if args.chapter5:
         args.profile, args.mem, stem = CH5_PROFILE, CH5_MEM, "tpcb-ch5"
-        if "--configs" not in " ".join(argv):
-            args.configs = CH5_CONFIGS
+    if args.configs is None:
+        args.configs = CH5_CONFIGS if args.chapter5 else ",".join(DEFAULT_CONFIGS)
+    unknown = [n for n in args.configs.split(",") if n not in CONFIGS]
+    if unknown:
+        ap.error(f"--configs: no configuration {','.join(unknown)} "
+                 f"(there are {','.join(CONFIGS)})")
     start = time.monotonic()
     res: dict[str, Result] = {}
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
