@@ -17,6 +17,10 @@
 Every guest is closed (QEMU and its disk servers stopped) when the test
 ends, however it ends; closing one earlier, to look at its disks from the
 host, is harmless.
+
+A module may share one guest among its tests (SharedGuest, in
+tests/guest.py): a test that fails leaves the next a guest booted afresh,
+not a shell left inside the program that failed.
 """
 from __future__ import annotations
 
@@ -55,6 +59,15 @@ class Guests:
     def close(self) -> None:
         for g in self.all:
             g.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report kept on its test (item.rep_call), so that a
+    fixture's teardown knows whether the test it served failed."""
+    outcome = yield
+    rep = outcome.get_result()
+    setattr(item, f"rep_{rep.when}", rep)
 
 
 @pytest.fixture

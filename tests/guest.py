@@ -162,6 +162,31 @@ class Guest:
         return self.child.exitstatus
 
 
+class SharedGuest:
+    """One booted guest for the tests of a module (module-scoped fixture),
+    replaced by a fresh one after a test that failed."""
+
+    def __init__(self, factory: pytest.TempPathFactory, name: str, **kwargs) -> None:
+        self.factory, self.name, self.kwargs = factory, name, kwargs
+        self.guest = self._boot()
+
+    def _boot(self) -> Guest:
+        g = Guest(self.factory.mktemp(self.name), **self.kwargs)
+        g.boot()
+        return g
+
+    def served(self, request: pytest.FixtureRequest) -> None:
+        """After a test: if it failed, the guest may be inside a program
+        (vi waiting for a key): close it and boot another."""
+        rep = getattr(request.node, "rep_call", None)
+        if rep is not None and rep.failed:
+            self.guest.close()
+            self.guest = self._boot()
+
+    def close(self) -> None:
+        self.guest.close()
+
+
 def free_port() -> int:
     """A TCP port free now on this host, for a guest's gdbstub."""
     with socket.socket() as s:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.guest import Guest
+from tests.guest import Guest, SharedGuest
 
 TOP = Path(__file__).resolve().parent.parent
 BUSYBOX = TOP / "dl/busybox-static/bin/busybox"
@@ -29,10 +29,18 @@ pytestmark = pytest.mark.skipif(
 
 
 @pytest.fixture(scope="module")
-def g(tmp_path_factory):
-    """One guest for the file: each test leaves the shell as it found it."""
-    with Guest(tmp_path_factory.mktemp("busybox")) as guest:
-        yield guest
+def shared(tmp_path_factory):
+    box = SharedGuest(tmp_path_factory, "busybox")
+    yield box
+    box.close()
+
+
+@pytest.fixture
+def g(shared: SharedGuest, request):
+    """One guest for the file: each test leaves the shell as it found it,
+    and one that fails leaves the next a fresh guest."""
+    yield shared.guest
+    shared.served(request)
 
 
 def test_vi_and_awk_are_busybox(g: Guest):
