@@ -185,6 +185,9 @@ class Result:
         return {"share": d["blocks_clean"] / d["blocks"] if d["blocks"] else 0.0,
                 "util": d["cleaner_blocks_moved"] / (cleaned * segblocks) if cleaned else 0.0,
                 "segs": d["segs_cleaned"],
+                # segments cleaned per lfs_markv call (one batch, one call)
+                "segs_per_markv": cleaned / d["cleaner_markv_calls"]
+                if d.get("cleaner_markv_calls") else 0.0,
                 "txns_per_seg": txns / d["segs_cleaned"] if d["segs_cleaned"] else 0.0,
                 "blocks_per_txn": d["blocks"] / txns if txns else 0.0,
                 # Sprite's write cost: blocks the disk moved (the cleaner's
@@ -392,7 +395,8 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
                          f"{c['blocks_per_txn']:.1f} blocks written per transaction")
             lines.append(f"  {'':10s} write cost {c['write_cost']:.2f} (blocks read and "
                          f"written per new block); segments cleaned by live fraction "
-                         f"0-10%...90-100%: {' '.join(str(h) for h in c['hist'])}")
+                         f"0-10%...90-100%: {' '.join(str(h) for h in c['hist'])}; "
+                         f"{c['segs_per_markv']:.1f} segments per lfs_markv")
     kinds = [(n, r.kinds()) for n, r in res.items()]
     kinds = [(n, k) for n, k in kinds if k is not None]
     if kinds:

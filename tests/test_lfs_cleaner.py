@@ -251,8 +251,9 @@ def test_the_cleaners_copies_go_to_the_cold_head(guest):
     the account relation's live pages: the copies lfs_markv gathers land
     at the cold head, not taken by a write that came first and stamped
     young (all but the few moved while the cold head had no clean segment
-    to go to: 15 of 979 here, where 79% went astray before), and the
-    database still checks out."""
+    to go to: 15 of 979 here, where 79% went astray before), the live
+    blocks of several segments go in one lfs_markv, and the database
+    still checks out."""
     guest.ok("newfs_lfs -S 98304 /dev/rsd1a > /dev/null && mount -n -t lfs /dev/sd1a /mnt")
     guest.ok("tpcb -i -s 1 /mnt/db > /dev/null", timeout=300)
     guest.ok("(/usr/libexec/lfs_cleanerd -m 1000 /mnt > /dev/null 2>&1 &)")
@@ -260,6 +261,9 @@ def test_the_cleaners_copies_go_to_the_cold_head(guest):
     st = stats(guest)
     moved, hot = int(st["blocks_moved"]), int(st["blocks_moved_hot"])
     assert moved > 200 and hot * 20 < moved, st
+    # several segments' live blocks to one lfs_markv (one batch, one call)
+    calls, segs = int(st["cleaner_markv_calls"]), int(st["cleaner_segs_cleaned"])
+    assert 0 < calls < segs, st
     assert "check: consistent" in guest.ok("tpcb -c /mnt/db", timeout=180)
     guest.ok("umount /mnt")
     dumplfs_ok(guest)

@@ -44,10 +44,10 @@
  * instead of a cleaner competing with it for the disk.
  * It exits when the file system is unmounted.
  *
- * Counters (blocks read, blocks handed to the kernel, empty segments
- * reclaimed, segments cleaned) go to /var/run/lfs_cleanerd.DEV after
- * each pass, where lfsstat shows them, and to the standard output at
- * the end with -c.
+ * Counters (blocks read, blocks handed to the kernel and in how many
+ * lfs_markv calls, empty segments reclaimed, segments cleaned) go to
+ * /var/run/lfs_cleanerd.DEV after each pass, where lfsstat shows them,
+ * and to the standard output at the end with -c.
  */
 #include <sys/types.h>
 #include <sys/time.h>
@@ -127,10 +127,11 @@ setup(struct cleaner *c)
 		err(1, "%s", path);
 	readsb(c);
 	c->segtab = malloc((size_t)c->sb.dlfs_segtabsz * c->sb.dlfs_bsize);
-	c->seg = malloc((size_t)c->sb.dlfs_ssize * c->sb.dlfs_bsize);
+	/* A segment's worth of live blocks gathered, and the next segment. */
+	c->seg = malloc(2 * (size_t)c->sb.dlfs_ssize * c->sb.dlfs_bsize);
 	/* At most every block of the segment, and 128-byte inodes. */
 	c->maxbi = c->sb.dlfs_ssize * (1 + c->sb.dlfs_inopb);
-	c->bi = malloc(c->maxbi * sizeof(*c->bi));
+	c->bi = malloc(2 * c->maxbi * sizeof(*c->bi));
 	c->now = malloc(c->maxbi * sizeof(*c->now));
 	if (c->segtab == NULL || c->seg == NULL || c->bi == NULL ||
 	    c->now == NULL)
@@ -170,9 +171,10 @@ report(struct cleaner *c, FILE *f)
 {
 	int i;
 
-	fprintf(f, "blocks_read\t%lu\nblocks_moved\t%lu\nsegs_empty\t%lu\n"
-	    "segs_cleaned\t%lu\nfiles_reorg\t%lu\n", c->blocks_read,
-	    c->blocks_moved, c->segs_empty, c->segs_cleaned, c->files_reorg);
+	fprintf(f, "blocks_read\t%lu\nblocks_moved\t%lu\nmarkv_calls\t%lu\n"
+	    "segs_empty\t%lu\nsegs_cleaned\t%lu\nfiles_reorg\t%lu\n",
+	    c->blocks_read, c->blocks_moved, c->markv_calls, c->segs_empty,
+	    c->segs_cleaned, c->files_reorg);
 	/* The segments cleaned by how full they were: 0-10% live ... */
 	for (i = 0; i < 10; i++)
 		fprintf(f, "util%d0\t%lu\n", i, c->util[i]);
@@ -203,17 +205,17 @@ savecounters(struct cleaner *c)
 
 /*
  * Clean until min segments are clean (at least one more if urgent), or
- * n segments with -c, in batches of up to BATCH segments: the live
- * blocks of each are moved, then all are reclaimed, so the checkpoint
- * lfs_segclean needs first is written once a batch.  Returns how many
- * it reclaimed.
+ * n segments with -c, in batches of up to BATCH segments (fewer if their
+ * live blocks fill a segment): the live blocks of all are moved at once,
+ * then all are reclaimed, so the checkpoint lfs_segclean needs first is
+ * written once a batch.  Returns how many it reclaimed.
  */
 static int
 pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 {
 	u_int32_t nclean, tries, want;
 	long batch[BATCH], sn;
-	int got = 0, synced = 0, nb, i;
+	int got = 0, synced = 0, nb, freed, i;
 
 	for (tries = 0; tries < c->sb.dlfs_nseg && !done; tries++) {
 		if (readsegtab(c) < 0)
@@ -241,23 +243,26 @@ pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 			if (c->verbose)
 				printf("lfs_cleanerd: segment %ld (%u live "
 				    "bytes)\n", sn, seguse(c, sn)->su_nbytes);
-			if (move_segment(c, sn) == 0)
+			if (gather_segment(c, sn) == 0)
 				batch[nb++] = sn;
 			else if (errno == ENOENT)
 				return -1;	/* the file system is gone */
-			else if (errno == ENOSPC)
-				break;	/* no room to move more to */
 			/* Chosen once a pass: mark it as if busy. */
 			seguse(c, sn)->su_flags |= SEGUSE_ACTIVE |
 			    SEGUSE_CLEANING;
+			if (!batch_has_room(c))
+				break;
 			sn = choose(c, &nclean);
 		}
-		for (i = 0; i < nb; i++)
+		if (move_batch(c) < 0)
+			return -1;		/* the file system is gone */
+		for (i = freed = 0; i < nb; i++)
 			if (reclaim_segment(c, batch[i]) == 0) {
-				got++;
+				freed++;
 				urgent = 0;
 			}
-		if (nb == 0)
+		got += freed;
+		if (freed == 0)
 			break;		/* nothing could be moved */
 	}
 	savecounters(c);

@@ -18,10 +18,12 @@ struct cleaner {
 	int	rfd;			/* the raw device */
 	struct dlfs sb;			/* parameters (from the disk) */
 	u_int8_t *segtab;		/* the SEGUSE table, as last read */
-	u_int8_t *seg;			/* one segment, as read from the disk */
-	BLOCK_INFO *bi;			/* the blocks found in it */
+	u_int8_t *seg;			/* the batch's live blocks, then one
+					   segment as read from the disk */
+	BLOCK_INFO *bi;			/* the batch's, then the segment's */
 	BLOCK_INFO *now;		/* where lfs_bmapv says they are */
-	int	nbi, maxbi;
+	int	nlive, nlivebl;		/* the batch: blocks, of them data */
+	int	nbi, maxbi;		/* the segment: blocks, at most */
 	double	freesegs;		/* all space not live, in segments */
 	int	activegain;		/* a checkpoint would free some */
 	int	costbenefit;		/* -b: cost-benefit, not greedy */
@@ -29,6 +31,7 @@ struct cleaner {
 	/* counters (issue 6, item 7) */
 	unsigned long blocks_read;	/* read from the disk */
 	unsigned long blocks_moved;	/* handed to lfs_markv */
+	unsigned long markv_calls;	/* ... in this many calls */
 	unsigned long segs_empty;	/* reclaimed without reading */
 	unsigned long segs_cleaned;	/* read, moved and reclaimed */
 	unsigned long util[10];		/* ... by live fraction, in tenths */
@@ -43,7 +46,9 @@ int	reorganize(struct cleaner *, char **files, int nfiles, int force);
 void	reorganize_idle(struct cleaner *);
 
 /* segment.c */
-int	move_segment(struct cleaner *, u_int32_t sn);
+int	gather_segment(struct cleaner *, u_int32_t sn);
+int	batch_has_room(struct cleaner *);
+int	move_batch(struct cleaner *);
 int	reclaim_segment(struct cleaner *, u_int32_t sn);
 SEGUSE	*seguse(struct cleaner *, u_int32_t sn);
 

@@ -1,13 +1,19 @@
 /*
- * Cleaning one segment (thesis 6.2.5): read it whole from the raw device,
+ * Cleaning segments (thesis 6.2.5): read each whole from the raw device,
  * list every block its partial segments carry (FINFO blocks and the
  * inodes of its inode blocks), ask the kernel which are still live
  * (lfs_bmapv: live means the file still has that block at this
- * address), hand those to lfs_markv with the copies just read, and tell
- * the kernel the segment is clean (lfs_segclean).  The walk through the
+ * address) and keep those; then hand the live blocks of the whole batch
+ * to lfs_markv, sorted by file and block, and tell the kernel each
+ * segment is clean (lfs_segclean).  One lfs_markv for several segments
+ * writes each file's inode and indirect blocks once, not once a segment,
+ * and lays each file's moved blocks out in order.  The walk through the
  * partial segments is dumplfs's: it ends at a summary that fails its
  * checks or is older than the one before; a partial segment whose data
  * checksum fails is skipped (its blocks are not handed over).
+ *
+ * The batch: c->bi[0..nlive-1] and their data, packed at the front of
+ * c->seg; the next segment is read just after them.
  */
 #include <sys/types.h>
 #include <err.h>
@@ -25,6 +31,13 @@ seguse(struct cleaner *c, u_int32_t sn)
 	return (SEGUSE *)c->segtab + sn;
 }
 
+/* Where segment sn is read to: just after the batch's live blocks. */
+static u_int8_t *
+segbuf(struct cleaner *c)
+{
+	return c->seg + (size_t)c->nlivebl * c->sb.dlfs_bsize;
+}
+
 static int
 readseg(struct cleaner *c, u_int32_t sn)
 {
@@ -32,7 +45,7 @@ readseg(struct cleaner *c, u_int32_t sn)
 	size_t len = (size_t)c->sb.dlfs_ssize * c->sb.dlfs_bsize;
 
 	if (lseek(c->rfd, off, SEEK_SET) != off ||
-	    read(c->rfd, c->seg, len) != (ssize_t)len) {
+	    read(c->rfd, segbuf(c), len) != (ssize_t)len) {
 		warn("segment %u: read", sn);
 		return -1;
 	}
@@ -47,7 +60,7 @@ addblock(struct cleaner *c, u_int32_t ino, int32_t lbn, u_int32_t daddr,
 
 	if (c->nbi == c->maxbi)
 		return;
-	bip = &c->bi[c->nbi++];
+	bip = &c->bi[c->nlive + c->nbi++];
 	bip->bi_inode = ino;
 	bip->bi_lbn = lbn;
 	bip->bi_daddr = daddr;
@@ -56,7 +69,8 @@ addblock(struct cleaner *c, u_int32_t ino, int32_t lbn, u_int32_t daddr,
 	bip->bi_bp = data;
 }
 
-/* Every block and inode the partial segments of segment sn carry. */
+/* Every block and inode the partial segments of segment sn carry, listed
+ * after the batch's (c->bi[nlive..nlive+nbi-1]). */
 static void
 listblocks(struct cleaner *c, u_int32_t sn)
 {
@@ -65,7 +79,7 @@ listblocks(struct cleaner *c, u_int32_t sn)
 	u_int32_t daddr, i, j, k, age = seguse(c, sn)->su_lastmod;
 	u_int64_t prev = 0;
 	u_int8_t *sum;
-#define BLK(a)	(c->seg + (size_t)((a) - start) * fs->dlfs_bsize)
+#define BLK(a)	(segbuf(c) + (size_t)((a) - start) * fs->dlfs_bsize)
 
 	c->nbi = 0;
 	for (daddr = lfs_sbfirstblock(fs, sn); daddr < end;) {
@@ -115,23 +129,26 @@ listblocks(struct cleaner *c, u_int32_t sn)
 }
 
 /*
- * Move what is live out of segment sn: 0, or -1 if the kernel refused
- * (no room left to move it to).  lfs_segclean comes after a batch, so
- * one checkpoint serves them all (reclaim_segment).
+ * Add what is live in segment sn to the batch: 0, or -1 (errno ENOENT or
+ * EBUSY: the file system is gone or going).
  */
 int
-move_segment(struct cleaner *c, u_int32_t sn)
+gather_segment(struct cleaner *c, u_int32_t sn)
 {
-	int i, n, live, batch = 4 * c->sb.dlfs_ssize;
+	BLOCK_INFO *bi;
+	u_int32_t bsize = c->sb.dlfs_bsize;
+	int i, n, batch = 4 * c->sb.dlfs_ssize;
 
 	errno = 0;
+	c->nbi = 0;
 	if (seguse(c, sn)->su_nbytes == 0)
 		return 0;
 	if (readseg(c, sn) < 0)
-		return -1;
+		return 0;	/* nothing of it moves: lfs_segclean refuses it */
 	listblocks(c, sn);
 	/* Live: the kernel says the file still has it where we found it. */
-	memcpy(c->now, c->bi, c->nbi * sizeof(*c->bi));
+	bi = c->bi + c->nlive;
+	memcpy(c->now, bi, c->nbi * sizeof(*bi));
 	for (i = 0; i < c->nbi; i += batch) {
 		n = c->nbi - i < batch ? c->nbi - i : batch;
 		if (lfs_bmapv(&c->fsid, c->now + i, n) < 0) {
@@ -141,21 +158,83 @@ move_segment(struct cleaner *c, u_int32_t sn)
 			return -1;
 		}
 	}
-	for (i = live = 0; i < c->nbi; i++)
-		if (c->now[i].bi_daddr == c->bi[i].bi_daddr)
-			c->bi[live++] = c->bi[i];
-	for (i = 0; i < live; i += batch) {
-		n = live - i < batch ? live - i : batch;
-		if (lfs_markv(&c->fsid, c->bi + i, n) < 0) {
-			/* EBUSY: a transaction holds a page; later. */
+	/* Keep the live ones, their data packed after the batch's. */
+	for (i = 0; i < c->nbi; i++) {
+		if (c->now[i].bi_daddr != bi[i].bi_daddr)
+			continue;
+		c->bi[c->nlive] = bi[i];
+		if (bi[i].bi_bp != NULL) {
+			void *to = c->seg + (size_t)c->nlivebl++ * bsize;
+
+			memmove(to, bi[i].bi_bp, bsize);
+			c->bi[c->nlive].bi_bp = to;
+		}
+		c->nlive++;
+	}
+	c->nbi = 0;
+	return 0;
+}
+
+/* Room in the batch for one more segment, whatever it holds. */
+int
+batch_has_room(struct cleaner *c)
+{
+	return c->nlivebl <= (int)c->sb.dlfs_ssize &&
+	    c->nlive + c->maxbi <= 2 * c->maxbi;
+}
+
+static int
+byfile(const void *a, const void *b)
+{
+	const BLOCK_INFO *x = a, *y = b;
+
+	if (x->bi_inode != y->bi_inode)
+		return x->bi_inode < y->bi_inode ? -1 : 1;
+	return x->bi_lbn < y->bi_lbn ? -1 : x->bi_lbn > y->bi_lbn;
+}
+
+/* lfs_markv, in halves if the whole does not fit in the cleaner's reserve. */
+static int
+markv(struct cleaner *c, BLOCK_INFO *bi, int n)
+{
+	if (lfs_markv(&c->fsid, bi, n) >= 0) {
+		c->blocks_moved += n;
+		c->markv_calls++;
+		return 0;
+	}
+	if (errno != ENOSPC || n <= (int)c->sb.dlfs_ssize)
+		return -1;
+	return markv(c, bi, n / 2) < 0 ? -1 : markv(c, bi + n / 2, n - n / 2);
+}
+
+/*
+ * Move the batch: its blocks sorted by file and block, handed to
+ * lfs_markv (at most four segments' worth a call); the batch is empty
+ * after.  0, or -1 with errno ENOENT if the file system is gone.  A call
+ * refused (no room, or EBUSY: a transaction holds a page) leaves its
+ * blocks where they were; lfs_segclean then refuses their segments.
+ */
+int
+move_batch(struct cleaner *c)
+{
+	int i, n, error = 0, batch = 4 * c->sb.dlfs_ssize;
+
+	qsort(c->bi, c->nlive, sizeof(*c->bi), byfile);
+	for (i = 0; i < c->nlive; i += batch) {
+		n = c->nlive - i < batch ? c->nlive - i : batch;
+		if (markv(c, c->bi + i, n) < 0) {
 			if (c->verbose || (errno != ENOSPC && errno != EBUSY &&
 			    errno != ENOENT))
-				warn("lfs_markv, segment %u", sn);
-			return -1;
+				warn("lfs_markv");
+			if (errno == ENOENT) {
+				error = -1;
+				break;
+			}
 		}
-		c->blocks_moved += n;
 	}
-	return 0;
+	c->nlive = c->nlivebl = 0;
+	errno = error ? ENOENT : 0;
+	return error;
 }
 
 /* Segment sn holds nothing live now: 0 if the kernel took it back. */
