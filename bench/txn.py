@@ -2,7 +2,8 @@
 of processes, with group commit on and off, and what the transaction code costs
 programs that do not use it.
 
-    python3 -m bench.txn [--profile hp97560] [--txns 100] [--sweep] [--out build/bench]
+    python3 -m bench.txn [--profile hp97560] [--txns 100] [--sweep] [--chapter5]
+                         [--out build/bench]
 
 Throughput: an LFS on the first 48 MB of the timed scratch disk, a protected
 file of 16 x 64 pages, and bin/txnbench with 1, 2, 4, 8 and 16 processes, each
@@ -22,7 +23,9 @@ each on a fresh LFS, three boots each of build/kernel and of
 build/kernel-notxn, the same kernel built with -DNOTXN (lfs/lfs_notxn.c).
 
 Writes build/bench/txn.txt, txn.json (the same for bench/report.py) and
-build/bench/txn.png.  Nothing is asserted.
+build/bench/txn.png.  --chapter5: only the cost to others (figure 5-7), on
+chapter 5's drive and memory (the RZ55, 32 MB, as tpcb --chapter5), in
+txn-ch5.txt and txn-ch5.json.  Nothing is asserted.
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ import time
 from pathlib import Path
 
 from bench import andrew, bigfile
+from bench.tpcb import CH5_MEM, CH5_PROFILE
 from bench.driver import (TOP, cell, parser, plotter, pyplot, results_table, savefig,
                           write_json)
 from bench.raw_disk import CMD_TIMEOUT
@@ -103,10 +107,11 @@ def fresh_lfs(g: Guest) -> None:
     g.ok("umount /mnt; " + FS, timeout=CMD_TIMEOUT)
 
 
-def nocost_run(profile: str, kernel: Path, res: dict[str, list[float]]) -> None:
+def nocost_run(profile: str, kernel: Path, res: dict[str, list[float]],
+               mem: int = MEM) -> None:
     """One boot of kernel: the seconds of each workload, added to res."""
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        with Guest(Path(tmp), profile=profile, kernel=kernel) as g:
+        with Guest(Path(tmp), profile=profile, kernel=kernel, mem=mem) as g:
             g.ok(FS, timeout=CMD_TIMEOUT)
             for name, cmd in NOCOST:
                 out = g.ok(cmd, timeout=CMD_TIMEOUT * 4)
@@ -130,22 +135,23 @@ def nocost_run(profile: str, kernel: Path, res: dict[str, list[float]]) -> None:
 NOCOST_RUNS = 3
 
 
-def nocost(profile: str, runs: int = NOCOST_RUNS) -> dict[str, dict[str, list[float]]]:
+def nocost(profile: str, runs: int = NOCOST_RUNS,
+           mem: int = MEM) -> dict[str, dict[str, list[float]]]:
     """Each workload's seconds per run, with the transaction code and
     without; the boots alternate, so a machine that slows down or speeds
     up meanwhile weighs on both alike."""
     cost: dict[str, dict[str, list[float]]] = {"with": {}, "without": {}}
     for _ in range(runs):
-        nocost_run(profile, BUILD / "kernel", cost["with"])
-        nocost_run(profile, BUILD / "kernel-notxn", cost["without"])
+        nocost_run(profile, BUILD / "kernel", cost["with"], mem)
+        nocost_run(profile, BUILD / "kernel-notxn", cost["without"], mem)
     return cost
 
 
 def table(on: dict, off: dict, sweep: dict, cost: dict, profile: str,
-          txns: int) -> str:
+          txns: int, mem: int = MEM) -> str:
     prof = drivemodel.get_profile(profile)
     lines = [f"Kernel transactions (thesis 5.2), profile {profile}: "
-             f"{prof.description}"]
+             f"{prof.description}; guest memory {mem} MB"]
     if on:
         lines += [f"LFS on 48 MB; each process commits {txns} transactions of one "
                   "page read and rewritten in its own region.", "",
@@ -224,7 +230,13 @@ def main(argv: list[str]) -> int:
                     help="also try the group-commit knobs (about 20 minutes)")
     ap.add_argument("--nocost-only", action="store_true",
                     help="only the cost to programs without transactions")
+    ap.add_argument("--chapter5", action="store_true",
+                    help=f"only the cost to others (figure 5-7), on chapter 5's "
+                    f"{CH5_PROFILE} and {CH5_MEM} MB")
     args = ap.parse_args(argv)
+    mem, stem = MEM, "txn"
+    if args.chapter5:
+        args.profile, args.nocost_only, mem, stem = CH5_PROFILE, True, CH5_MEM, "txn-ch5"
     start = time.monotonic()
     on = off = {}
     if not args.nocost_only:
@@ -236,19 +248,19 @@ def main(argv: list[str]) -> int:
             sweep[w, m] = throughput(args.profile, args.txns,
                                      f"txn_gcwait={w} txn_gcmin={m}", (1, 4, 16))
     subprocess.run(["make", "-s", "build/kernel-notxn"], cwd=TOP, check=True)
-    cost = nocost(args.profile)
-    report = table(on, off, sweep, cost, args.profile, args.txns)
+    cost = nocost(args.profile, mem=mem)
+    report = table(on, off, sweep, cost, args.profile, args.txns, mem)
     footer = f"benchmark took {time.monotonic() - start:.0f} s"
     print("\n" + report + "\n", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
-    txt, png = args.out / "txn.txt", args.out / "txn.png"
+    txt, png = args.out / f"{stem}.txt", args.out / f"{stem}.png"
     txt.write_text(report + "\n\n" + footer + "\n")
     if on:
         plot(on, off, png)
-    js = write_json(args, "txn", json_tables(on, off, sweep, cost), mem=MEM,
-                    runs={"throughput": 1, "no cost": NOCOST_RUNS},
-                    plots={png.name: []} if on else {})
-    print(f"{footer}\nwrote {txt}, {js.name} and {png.name}")
+    js = write_json(args, "txn", json_tables(on, off, sweep, cost), mem=mem,
+                    runs={"throughput": 1, "no cost": NOCOST_RUNS} if on else NOCOST_RUNS,
+                    plots={png.name: []} if on else {}, stem=stem)
+    print(f"{footer}\nwrote {txt} and {js.name}" + (f" and {png.name}" if on else ""))
     return 0
 
 
