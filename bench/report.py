@@ -272,7 +272,7 @@ CATALOGUE = (
 # runs (their results' stem, and what to say while there are none).
 WANTED = {
     "tpcb-ch5": "figures 5-6, 5-8 and 5-9 on chapter 5's configuration (the RZ55 "
-                "profile, 32 MB, 70% full): not in these results; `python3 -m bench.tpcb "
+                "profile, 32 MB): not in these results; `python3 -m bench.tpcb "
                 "--chapter5` measures them.",
     "txn-ch5": "figure 5-7 on chapter 5's configuration (the RZ55 profile, 32 MB): not "
                "in these results; `python3 -m bench.txn --chapter5` measures it.",
