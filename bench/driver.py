@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Optional, Union
 
-from qemu import drivemodel
+from qemu import drivemodel, turnaround
 
 TOP = Path(__file__).resolve().parent.parent
 SCHEMA = 1
@@ -142,6 +142,8 @@ def metadata(args: argparse.Namespace, mem: Union[int, dict[str, int]],
             "elapsed_s": round(time.time() - STARTED),
             "profile": prof.name, "drive": prof.description,
             "ctrl_ms": prof.mechanism.ctrl_ms if prof.mechanism else None,
+            # the host's share per command the drive forgave (DRIVE.md P8)
+            "host_us": turnaround.calibrated_host_us() if prof.timed else 0.0,
             "guest_mem_mb": mem, "options": options, "runs": runs,
             "loadavg": {"start": [round(x, 2) for x in LOAD_BEFORE],
                         "end": [round(x, 2) for x in os.getloadavg()]},

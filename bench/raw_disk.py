@@ -12,7 +12,9 @@ and, on the raw disk /dev/rsd1c, measures
     commands for each point;
   - the random-access time: single-sector reads at random sectors (bin/rawbench);
   - the full-stroke access time: single-sector reads alternating between the first
-    and the last cylinder (bin/rawbench).
+    and the last cylinder (bin/rawbench);
+  - the turnaround between commands and where it goes (qemu/turnaround.py: the
+    guest, QEMU, the socket, the server), on raw and file-system passes.
 
 Each figure is printed next to two model figures (qemu/drivemodel.py on a virtual
 clock, no guest):
@@ -44,7 +46,7 @@ from typing import Optional
 from bench import PY
 from bench.driver import (TOP, cell, parser, plotter, pyplot, results_table, savefig,
                           write_json)
-from qemu import drivemodel, validate_drive
+from qemu import drivemodel, turnaround, validate_drive
 from tests.guest import MEM, Guest
 
 SECTOR = drivemodel.SECTOR
@@ -91,6 +93,8 @@ class Results:
     access: list[AccessPoint] = field(default_factory=list)
     validation: str = ""
     guest_s: float = 0.0
+    turnaround: list[turnaround.Split] = field(default_factory=list)
+    clock_drift_ns: int = 0
 
 
 def fields(line: str) -> dict[str, float]:
@@ -130,7 +134,8 @@ def measure(profile: str, total: int, n_random: int, n_stroke: int) -> Results:
     res = Results(profile)
     t0 = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        with Guest(Path(tmp), profile=profile) as g:
+        off0 = turnaround.clock_offset()
+        with Guest(Path(tmp), profile=profile, trace=True) as g:
             print(f"guest up ({time.monotonic() - t0:.0f} s); sd1 is "
                   f"{g.boot_log.split('sd1 at ')[-1].splitlines()[0].strip()}", flush=True)
             for op in ("r", "w"):
@@ -145,7 +150,12 @@ def measure(profile: str, total: int, n_random: int, n_stroke: int) -> Results:
                 res.access.append(a)
                 print(f"  {name:6s} {a.n} reads  {a.mean_ms:.2f} ms each "
                       f"(disk {a.svc_ms:.2f} ms)", flush=True)
+            print("turnaround passes (qemu/turnaround.py):", flush=True)
+            logs = turnaround.run_passes(g, log=lambda m: print(m, flush=True))
             g.halt()
+        off1 = turnaround.clock_offset()
+        res.turnaround = turnaround.analyse(Path(tmp), logs, (off0 + off1) // 2)
+        res.clock_drift_ns = off1 - off0
     res.guest_s = time.monotonic() - t0
     return res
 
@@ -261,6 +271,8 @@ def table(res: Results, total: int) -> str:
         label = {"random": "random", "stroke": "full stroke"}[a.name]
         lines.append(f"{label:12s} {a.n:5d} {a.mean_ms:9.2f} {a.svc_ms:7.2f} {a.model:7.2f} "
                      f"{a.model_gap:10.2f} {a.gap_us:7d}" + (f"   ({a.note})" if a.note else ""))
+    if res.turnaround:
+        lines += [""] + turnaround.report(res.turnaround, res.clock_drift_ns)
     return "\n".join(lines)
 
 
@@ -291,6 +303,14 @@ def json_tables(res: Results) -> list[dict]:
                   cell("model", col, a.model), cell("model@gap", col, a.model_gap)]
     tables.append(results_table(None, "Single-sector reads against the drive model",
                                 "ms", cells))
+    cells = [cell(sp.name, col, v) for sp in res.turnaround if sp.n
+             for col, v in [*((p, sp.mean[p]) for p in turnaround.PARTS),
+                            ("total", sp.total), ("outside", sp.outside)]]
+    if cells:
+        tables.append(results_table(
+            None, "Turnaround between commands, by part (qemu/turnaround.py; outside = "
+            "late + reply + kick + request, what neither the guest nor the drive does)",
+            "us", cells))
     return tables
 
 

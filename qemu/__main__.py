@@ -42,13 +42,21 @@ def crashtest(args: argparse.Namespace) -> int:
 
 
 def bench(args: argparse.Namespace) -> int:
-    """Each driver in its own interpreter, one after another; a driver that
+    """The host's share calibrated first (qemu/turnaround.py); then each
+    driver in its own interpreter, one after another; a driver that
     fails is reported and the others still run.  Then doc/results.md is
     made from their results (bench/report.py), those of a driver that
     failed being the last it wrote, dated in the report's runs table."""
     import bench
     start = time.monotonic()
     failed = []
+    # The host's share of each command, which the drive then forgives
+    # (qemu/DRIVE.md, P8): measured on this machine before anything else.
+    print(f"==== the host's share per command (python3 -m qemu.turnaround "
+          f"--calibrate, profile {args.profile})", flush=True)
+    if subprocess.run([bench.PY, "-m", "qemu.turnaround", "--calibrate",
+                       "--profile", args.profile], cwd=TOP).returncode != 0:
+        failed.append("turnaround")
     for driver in bench.DRIVERS:
         if driver in bench.THESIS_ONLY and not args.thesis:
             continue

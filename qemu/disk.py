@@ -10,7 +10,9 @@ API (from qemu import disk):
     class DiskServer:                                 # a context manager
         DiskServer(image, profile="none", sock=None, scsi_id=0, name=None,
                    faults=None, log=None, stats=None, ctrl_ms=None, bus="scsi0.0",
-                   start_timeout=30.0, plugin_params=None)
+                   start_timeout=30.0, plugin_params=None, host_us=None)
+          # host_us: the host's share per command that the model forgives
+          # (drive.py); None: the calibrated one (qemu/turnaround.py), if any
           # plugin_params: further drive.py key=value settings, e.g. {"spin_us": "150"}
         .start() -> DiskServer        # (also done by `with`) returns once the socket answers
         .stop()                       # SIGTERM nbdkit, wait, remove socket and temp files
@@ -58,7 +60,7 @@ import time
 from pathlib import Path
 from typing import Optional
 
-from qemu import drivemodel
+from qemu import drivemodel, turnaround
 from qemu.writelog import FaultSpec
 
 _HERE = Path(__file__).resolve().parent
@@ -170,10 +172,13 @@ class DiskServer:
                  stats: Optional[str] = None, ctrl_ms: Optional[float] = None,
                  bus: str = "scsi0.0", start_timeout: float = 30.0,
                  plugin_params: Optional[dict[str, str]] = None,
-                 nbdkit: str = "nbdkit") -> None:
+                 nbdkit: str = "nbdkit", host_us: Optional[float] = None) -> None:
         self.image = str(Path(image).resolve())
         self.profile = drivemodel.get_profile(profile, ctrl_ms=ctrl_ms)
         self.ctrl_ms = ctrl_ms
+        if host_us is None:
+            host_us = turnaround.calibrated_host_us() if self.profile.timed else 0.0
+        self.host_us = host_us
         self.scsi_id = scsi_id
         self.name = name or f"sd{scsi_id}"
         self.faults = faults
@@ -207,6 +212,8 @@ class DiskServer:
             params.append(f"ctrl_ms={self.ctrl_ms}")
         if self.stats:
             params.append(f"stats={self.stats}")
+        if self.host_us:
+            params.append(f"host_us={self.host_us:.0f}")
         if self.faults is not None:
             params += self.faults.plugin_params()
         params += [f"{k}={v}" for k, v in self.plugin_params.items()]

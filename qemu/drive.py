@@ -16,6 +16,12 @@ Parameters (all key=value):
                       + 50 us (at most 2 ms) on hosts whose timers wake late
     queued_us=N       fallback when the connection socket cannot be found: a request
                       picked up within N us of the previous reply counts as queued (200)
+    host_us=N         the host's share of each command's way in and out (QEMU, the
+                      socket, nbdkit: qemu/turnaround.py measures it), which the 1992
+                      host did not have: a request on an idle drive counts as having
+                      arrived that much earlier, and as much earlier again as the
+                      server answered the previous one late, never before the previous
+                      one's end (DRIVE.md, P8); default 0
     cut_after=N       power fails during write N: writes 1..N-1 land, N and later do not
     tear=N:K          as cut_after=N, but the first K sectors of write N land
     writelog=PATH     log every landed write (format: writelog.py)
@@ -66,7 +72,7 @@ SPIN_MAX_NS = 2_000_000  # ... but never burn more than 2 ms of CPU per request
 
 cfg: dict[str, str] = {}
 KNOWN = {"image", "profile", "ctrl_ms", "phase_ns", "stats", "spin_us", "queued_us",
-         "cut_after", "tear", "writelog", "marker"}
+         "host_us", "cut_after", "tear", "writelog", "marker"}
 
 
 def config(key: str, value: str) -> None:
@@ -101,6 +107,9 @@ class Server:
         self.overshoots: collections.deque[int] = collections.deque(maxlen=256)
         self.sleeps = 0
         self.queued_ns = int(cfg.get("queued_us", "200")) * 1000
+        self.host_ns = int(float(cfg.get("host_us", "0")) * 1000)
+        if self.host_ns < 0:
+            raise ValueError("drive.py: host_us must not be negative")
         tear = writelog.parse_tear(cfg["tear"]) if "tear" in cfg else None
         cut = int(cfg["cut_after"]) if "cut_after" in cfg else None
         self.faults = writelog.FaultSpec(cut_after=cut, tear=tear, writelog=cfg.get("writelog"))
@@ -172,7 +181,13 @@ class Server:
             queued = self.next_queued
         else:
             queued = now - self.prev_return < self.queued_ns
-        arrival = self.prev_deadline if queued else now
+        if queued:
+            arrival = self.prev_deadline
+        else:
+            # The host's share, and the server's own lateness, are not the
+            # drive's (P8): the request left the guest that much earlier.
+            late = max(0, self.prev_return - self.prev_deadline)
+            arrival = max(self.prev_deadline, now - self.host_ns - late)
         lba = offset // SECTOR
         nsect = (offset + length + SECTOR - 1) // SECTOR - lba
         if op == "f":

@@ -79,11 +79,17 @@ def qemu_command(kernel: Path, disk_args: list[str], mem: int, kargs: str,
 @contextlib.contextmanager
 def disk_servers(sd0: Path, sd1: Path, rootprofile: str, profile: str,
                  faults: Optional[disk.FaultSpec] = None,
+                 sd1_stats: Optional[Path] = None,
+                 sd1_host_us: Optional[float] = None,
                  ) -> Iterator[list[disk.DiskServer]]:
-    """Start the servers for sd0 and sd1 (faults apply to sd1); stop on exit."""
+    """Start the servers for sd0 and sd1 (faults apply to sd1; sd1_stats:
+    its server's line per request, DRIVE.md; sd1_host_us: the host's share
+    it forgives, None for the calibrated one); stop on exit."""
     servers = [disk.DiskServer(sd0, profile=rootprofile, scsi_id=0, name="sd0"),
                disk.DiskServer(sd1, profile=profile, scsi_id=1, name="sd1",
-                               faults=faults)]
+                               faults=faults,
+                               stats=str(sd1_stats) if sd1_stats else None,
+                               host_us=sd1_host_us)]
     try:
         for s in servers:
             s.start()

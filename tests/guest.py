@@ -19,7 +19,7 @@ from typing import Optional
 
 import pexpect
 
-from qemu import disk, launch
+from qemu import disk, launch, turnaround
 
 TOP = Path(__file__).resolve().parent.parent
 
@@ -40,7 +40,8 @@ class Guest:
                  faults: Optional[disk.FaultSpec] = None,
                  sd0: Optional[Path] = None, sd1: Optional[Path] = None,
                  allow_reboot: bool = False, gdb_port: Optional[int] = None,
-                 gdb_wait: bool = False, kernel: Optional[Path] = None):
+                 gdb_wait: bool = False, kernel: Optional[Path] = None,
+                 trace: bool = False, host_us: Optional[float] = None):
         self.workdir = Path(workdir)
         self.kernel = kernel or BUILD / "kernel"
         self.profile = profile
@@ -50,6 +51,10 @@ class Guest:
         self.allow_reboot = allow_reboot
         self.gdb_port = gdb_port
         self.gdb_wait = gdb_wait
+        # trace: sd1's server logs each request and QEMU its NBD and
+        # virtio events, for qemu/turnaround.py (sd1.stats, qemu.trace).
+        self.trace = trace
+        self.host_us = host_us      # sd1's server: None, the calibrated share
         self.sd0 = self.workdir / "sd0.img"
         self.sd1 = self.workdir / "sd1.img"
         if not self.sd0.exists():
@@ -67,8 +72,10 @@ class Guest:
     # -- lifecycle ---------------------------------------------------------
     def boot(self, wait_prompt: bool = True) -> str:
         """Start the disk servers and QEMU; return the boot messages."""
-        self._servers = launch.disk_servers(self.sd0, self.sd1, "none",
-                                              self.profile, self.faults)
+        self._servers = launch.disk_servers(
+            self.sd0, self.sd1, "none", self.profile, self.faults,
+            sd1_stats=self.workdir / "sd1.stats" if self.trace else None,
+            sd1_host_us=self.host_us)
         servers = self._servers.__enter__()
         dargs = [a for s in servers for a in s.qemu_args()]
         self.disk_servers = servers
@@ -76,7 +83,10 @@ class Guest:
                                     self.kargs,
                                     serial="chardev:con")
         cmd[1:1] = ["-chardev", "stdio,id=con,signal=off"]
-        if os.environ.get("QEMU_DEBUG"):    # e.g. "int,cpu_reset" to debug
+        if self.trace:
+            cmd += [a for e in turnaround.QEMU_EVENTS for a in ("-trace", e)]
+            cmd += ["-D", str(self.workdir / "qemu.trace"), "-msg", "timestamp=on"]
+        elif os.environ.get("QEMU_DEBUG"):  # e.g. "int,cpu_reset" to debug
             cmd += ["-d", os.environ["QEMU_DEBUG"], "-D",
                     str(self.workdir / "qemu.log")]
         if self.gdb_port:                   # a gdbstub for tests to attach

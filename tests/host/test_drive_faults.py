@@ -11,6 +11,7 @@ import errno
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -281,3 +282,25 @@ def test_timed_profile_serves_data(tmp_path: Path) -> None:
     assert [ln[:3] for ln in lines] == [["w", "1000", "16"], ["r", "1000", "16"], ["f", "0", "0"]]
     for op, lba, n, pick, start, done, wake, t_io in lines:
         assert int(start) <= int(done) <= int(wake)
+
+
+@pytest.mark.parametrize("host_us", [0, 700])
+def test_the_host_share_is_forgiven_on_an_idle_drive(tmp_path: Path, host_us: int) -> None:
+    """host_us (DRIVE.md P8): a request that finds the drive idle starts
+    host_us (and the server's lateness) before it was picked up, never
+    before the previous request's end.  Bookkeeping from the stats, not time."""
+    img = tmp_path / "hp.img"
+    disk.make_image(img, "hp97560")
+    stats = tmp_path / "stats.txt"
+    with DiskServer(img, "hp97560", stats=str(stats), host_us=host_us) as srv:
+        with srv.connect() as c:
+            for lba in (1000, 500000, 2000, 2600000):
+                c.read(lba * SECTOR, SECTOR)
+                time.sleep(0.002)     # the drive goes idle: the next is not queued
+    rows = [[int(x) for x in ln.split()[1:]] for ln in stats.read_text().splitlines()
+            if not ln.startswith("#")]
+    assert len(rows) == 4
+    for (_, _, _, _, done, wake, _), (_, _, pick, start, _, _, _) in zip(rows, rows[1:]):
+        assert start == max(done, pick - host_us * 1000 - max(0, wake - done))
+        if host_us:
+            assert start <= pick - host_us * 1000    # 2 ms idle: more than host_us
