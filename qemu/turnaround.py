@@ -170,22 +170,29 @@ class Command:
     irq: int       # I
 
 
-def match(log: list[GuestIO], server: list[ServerIO], tr: Trace) -> list[Command]:
+def match(log: list[GuestIO], server: list[ServerIO], tr: Trace,
+          before: Optional[int] = None) -> tuple[list[Command], int]:
     """The guest's commands, in order, each with its server request and
-    QEMU events; a command whose events are not all found is left out."""
+    QEMU events; a command whose events are not all found is left out.
+    The log is the guest's last commands, so it is matched backwards from
+    the server's request before index `before` (the latest, by default:
+    the same sectors may have been written by earlier passes).  Returns
+    the commands and the server index of the first one matched."""
     out = []
-    si = 0
+    si = len(server) if before is None else before
+    first = si
     sends = sorted(tr.sends)
     send_t = [s[0] for s in sends]
-    for g in log:
+    for g in reversed(log):
         nsect = (g.nbytes + SECTOR - 1) // SECTOR
-        while si < len(server) and (server[si].op, server[si].lba, server[si].nsect) != \
+        at = si - 1
+        while at >= 0 and (server[at].op, server[at].lba, server[at].nsect) != \
                 (g.op, g.sector, nsect):
-            si += 1
-        if si == len(server):
-            break
-        s = server[si]
-        si += 1
+            at -= 1
+        if at < 0:
+            continue            # the server never saw it
+        s = server[si := at]
+        first = si
         # QEMU's request for it: the last send of these sectors before the pick.
         j = bisect.bisect_right(send_t, s.pick) - 1
         want = (s.lba * SECTOR, s.nsect * SECTOR, NBD_READ if s.op == "r" else NBD_WRITE)
@@ -199,7 +206,8 @@ def match(log: list[GuestIO], server: list[ServerIO], tr: Trace) -> list[Command
         if k < 0 or i == len(tr.irq):
             continue
         out.append(Command(g, s, tr.notify[k], send, reply, tr.irq[i]))
-    return out
+    out.reverse()
+    return out, first
 
 
 def guest_clock(cmds: list[Command]) -> tuple[float, float, float]:
@@ -327,7 +335,11 @@ def analyse(workdir: Path, logs: list[tuple[str, list[GuestIO]]],
     """The split of each pass, once the guest is gone (its files complete)."""
     server = read_stats(workdir / "sd1.stats")
     tr = read_trace(workdir / "qemu.trace", rt_minus_mono_ns)
-    return [split(name, match(log, server, tr)) for name, log in logs]
+    splits, before = [], None
+    for name, log in reversed(logs):        # each pass before the next one
+        cmds, before = match(log, server, tr, before)
+        splits.append(split(name, cmds))
+    return splits[::-1]
 
 
 def measure(profile: str, log=print, host_us: Optional[float] = None

@@ -91,6 +91,26 @@ def test_commands_the_server_never_saw_are_left_out(tmp_path):
     text = made_up(tmp_path, ncmd=4)
     text += f"{10**9:14d} {10**9 + 50:14d} {50:9d} {999999:10d}   65536  w\n"
     log = turnaround.read_iolog(text)
-    cmds = turnaround.match(log, turnaround.read_stats(tmp_path / "sd1.stats"),
-                            turnaround.read_trace(tmp_path / "qemu.trace", RT_MINUS_MONO))
+    cmds, first = turnaround.match(
+        log, turnaround.read_stats(tmp_path / "sd1.stats"),
+        turnaround.read_trace(tmp_path / "qemu.trace", RT_MINUS_MONO))
     assert [c.g.sector for c in cmds] == [0, 128, 256, 384]
+    assert first == 0
+
+
+def test_a_pass_is_matched_to_its_own_requests_not_an_earlier_passes(tmp_path):
+    """Two passes write the same sectors: each is split on its own requests."""
+    log = turnaround.read_iolog(made_up(tmp_path, ncmd=8))
+    server = turnaround.read_stats(tmp_path / "sd1.stats")
+    # the made-up commands 4..7 rewrite the sectors of 0..3
+    for n, s in enumerate(server[4:]):
+        s.lba = 128 * n
+    for n, g in enumerate(log[4:]):
+        g.sector = 128 * n
+    (tmp_path / "sd1.stats").write_text("".join(
+        f"{s.op} {s.lba} {s.nsect} {s.pick} {s.start} {s.done} {s.wake} 0\n" for s in server))
+    splits = turnaround.analyse(tmp_path, [("first", log[:4]), ("second", log[4:])],
+                                RT_MINUS_MONO)
+    assert [sp.n for sp in splits] == [3, 3]
+    assert all(sp.residual_us <= 4 for sp in splits)
+    assert all(abs(sp.total - sum(PARTS.values())) <= 2 for sp in splits)
