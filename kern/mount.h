@@ -43,6 +43,10 @@ struct mount {
 	LIST_HEAD(, vnode) mnt_vnodelist;
 	int	mnt_flag;		/* MNT_* from sys/mount.h */
 	int	mnt_busy;		/* being unmounted */
+	struct proc *mnt_unmounter;	/* by this process: only it makes
+					 * new vnodes meanwhile */
+	int	mnt_syncers;		/* syncs under way (vfs_sync_all):
+					 * an unmount waits them out */
 	void	*mnt_data;		/* the file system's (struct ufsmount) */
 	struct lock mnt_renamelock;	/* renames that lock two
 					 * directories (ufs/ufs_rename.c) */

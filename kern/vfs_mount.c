@@ -104,6 +104,19 @@ out:
 	return error;
 }
 
+/*
+ * A sync that began before the unmount may be asleep inside the file
+ * system (an LFS segment write waits for its lock and its I/O); the
+ * unmount must not take the vnodes from under it (halt during the update
+ * daemon's sync panicked in lfs_writefile on a reclaimed vnode).
+ */
+static void
+vfs_syncwait(struct mount *mp)
+{
+	while (mp->mnt_syncers > 0)
+		tsleep(&mp->mnt_syncers, 0, "mntsync", 0);
+}
+
 static int
 dounmount(struct mount *mp, int flags)
 {
@@ -113,9 +126,12 @@ dounmount(struct mount *mp, int flags)
 	if (mp->mnt_busy)
 		return EBUSY;
 	mp->mnt_busy = 1;
+	mp->mnt_unmounter = curproc;
+	vfs_syncwait(mp);
 	VFS_SYNC(mp, 1);
 	if ((error = VFS_UNMOUNT(mp, flags)) != 0) {
 		mp->mnt_busy = 0;
+		mp->mnt_unmounter = NULL;
 		return error;
 	}
 	TAILQ_REMOVE(&mountlist, mp, mnt_list);
@@ -170,6 +186,8 @@ vfs_unmountall(void)
 	}
 	if ((mp = TAILQ_FIRST(&mountlist)) != NULL) {
 		mp->mnt_busy = 1;	/* the update daemon must leave it be */
+		mp->mnt_unmounter = curproc;
+		vfs_syncwait(mp);
 		VFS_SYNC(mp, 1);
 		if (VFS_UNMOUNT(mp, MNT_FORCE) == 0)
 			TAILQ_REMOVE(&mountlist, mp, mnt_list);
@@ -182,9 +200,15 @@ vfs_sync_all(void)
 {
 	struct mount *mp;
 
+	/* No sleep between the decrement and the next pointer: mp, whose
+	 * unmount may be waiting, is still there when it is read. */
 	TAILQ_FOREACH(mp, &mountlist, mnt_list)
-		if (!mp->mnt_busy && !(mp->mnt_flag & MNT_RDONLY))
+		if (!mp->mnt_busy && !(mp->mnt_flag & MNT_RDONLY)) {
+			mp->mnt_syncers++;
 			VFS_SYNC(mp, 0);
+			if (--mp->mnt_syncers == 0 && mp->mnt_busy)
+				wakeup(&mp->mnt_syncers);
+		}
 }
 
 /*

@@ -187,6 +187,22 @@ vn_lock(struct vnode *vp)
 	lockacquire(&vp->v_lock);
 }
 
+/*
+ * vn_lock for an operation that may have been waiting while a forced
+ * unmount took the vnode away (vflush drains its lock, then vgone):
+ * EIO, unlocked, if it is dead now; its inode is gone.
+ */
+int
+vn_lock_live(struct vnode *vp)
+{
+	lockacquire(&vp->v_lock);
+	if (vp->v_type == VBAD) {
+		lockrelease(&vp->v_lock);
+		return EIO;
+	}
+	return 0;
+}
+
 void
 VOP_UNLOCK(struct vnode *vp)
 {
@@ -312,7 +328,7 @@ int
 vflush(struct mount *mp, struct vnode *skipvp, int flags)
 {
 	struct vnode *vp, *next;
-	int busy = 0;
+	int busy = 0, locked;
 
 	for (vp = LIST_FIRST(&mp->mnt_vnodelist); vp; vp = next) {
 		next = LIST_NEXT(vp, v_mntvnodes);
@@ -327,7 +343,17 @@ vflush(struct mount *mp, struct vnode *skipvp, int flags)
 			vp->v_flag &= ~VONFREELIST;
 		}
 		vp->v_usecount++;
+		/* Forced, in use: let an operation under way on it (a write
+		 * asleep for the segment lock, say) finish first. */
+		locked = vp->v_usecount > 1;
+		if (locked)
+			lockacquire(&vp->v_lock);
 		vgone(vp);
+		if (locked) {
+			lockrelease(&vp->v_lock);
+			/* It may have slept: the list may have changed. */
+			next = LIST_FIRST(&mp->mnt_vnodelist);
+		}
 		vp->v_usecount--;
 		if (vp->v_usecount == 0) {
 			vp->v_flag |= VONFREELIST;

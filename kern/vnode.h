@@ -199,6 +199,7 @@ void	vrele(struct vnode *);
 void	vput(struct vnode *);		/* unlock and release */
 int	vget(struct vnode *);		/* reference a cached vnode */
 void	vn_lock(struct vnode *);
+int	vn_lock_live(struct vnode *);
 void	VOP_UNLOCK(struct vnode *);
 int	vinvalbuf(struct vnode *, int save);
 void	vflushbuf(struct vnode *, int sync);

@@ -167,7 +167,9 @@ class Guest:
     def halt(self, timeout: float = BOOT_TIMEOUT) -> int:
         """halt from the shell; return QEMU's exit status."""
         self.child.sendline("halt")
-        self.expect(pexpect.EOF, timeout)
+        if self.expect([pexpect.EOF, PANICKED], timeout) == 1:
+            raise GuestError(f"the kernel panicked during halt; "
+                             f"console:\n{self.child.before[-4000:]}")
         self.child.close()
         return self.child.exitstatus
 

@@ -63,3 +63,18 @@ def test_buffer_cache_size_from_memory_or_command_line(guests):
     g.ok("cp /bin/sh /tmp/a && cp /tmp/a /tmp/b")
     assert g.ok("wc -c < /tmp/b") == g.ok("wc -c < /bin/sh")
     assert g.ok("od -x /tmp/b | tail -3") == g.ok("od -x /bin/sh | tail -3")
+
+
+def test_halt_waits_out_a_sync_under_way(guests):
+    """halt unmounts while the update daemon may be asleep inside its sync
+    of an LFS (every second here, a writer on the timed disk keeping it
+    busy): the unmount waits for it instead of reclaiming the vnodes it is
+    writing (it panicked in lfs_writefile, after "cannot read ifile
+    block")."""
+    g = guests.boot(profile="hp97560", kargs="syncinterval=1")
+    g.ok("newfs_lfs -S 65536 /dev/rsd1a > /dev/null && "
+         "mount -n -t lfs /dev/sd1a /mnt")
+    g.ok("(while :; do dd if=/dev/zero of=/mnt/f bs=64k count=8; done) "
+         "> /dev/null 2>&1 & true")
+    g.ok("dd if=/dev/zero of=/mnt/g bs=64k count=24 2> /dev/null")
+    assert g.halt() == 0

@@ -33,7 +33,8 @@ ufs_read(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 
 	if (uio->uio_offset < 0)
 		return EINVAL;
-	vn_lock(vp);
+	if ((error = vn_lock_live(vp)) != 0)
+		return error;
 	while (uio->uio_resid > 0) {
 		off_t left = (off_t)ip->i_size - uio->uio_offset;
 		int on = uio->uio_offset & (bsize - 1), n;
@@ -83,7 +84,8 @@ ufs_write(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred)
 
 	if (vp->v_type != VREG && vp->v_type != VDIR && vp->v_type != VLNK)
 		return EINVAL;
-	vn_lock(vp);
+	if ((error = vn_lock_live(vp)) != 0)
+		return error;
 	if (ioflag & IO_APPEND)
 		uio->uio_offset = ip->i_size;
 	osize = datasize = ip->i_size;

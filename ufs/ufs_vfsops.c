@@ -142,6 +142,12 @@ ufs_vget_common(struct mount *mp, ino_t ino, const struct vnodeops *vops,
 
 	if ((*vpp = ufs_ihashget(ump->um_dev, ino)) != NULL)
 		return 0;
+	/* No new vnode on a file system being unmounted but the
+	 * unmount's own: vflush has passed, or will not wait for it. */
+	if (mp->mnt_busy && mp->mnt_unmounter != curproc) {
+		*vpp = NULL;
+		return EBUSY;
+	}
 	if ((error = getnewvnode(mp, vops, &vp)) != 0) {
 		*vpp = NULL;
 		return error;

@@ -134,7 +134,8 @@ ufs_setattr(struct vnode *vp, struct vattr *va, struct ucred *cred)
 			 */
 			if (va->va_size > ip->i_ump->um_maxfilesize)
 				return EFBIG;
-			vn_lock(vp);
+			if ((error = vn_lock_live(vp)) != 0)
+				return error;
 			error = UFS_TRUNCATE(ip, va->va_size, cred);
 			VOP_UNLOCK(vp);
 			if (error)
@@ -390,7 +391,8 @@ ufs_readdir(struct vnode *vp, struct uio *uio, struct ucred *cred)
 
 	if (uio->uio_resid < DIRBLKSIZ || (uio->uio_offset & (DIRBLKSIZ - 1)))
 		return EINVAL;
-	vn_lock(vp);
+	if ((error = vn_lock_live(vp)) != 0)
+		return error;
 	if ((error = ufs_dircheck(ip)) != 0) {
 		VOP_UNLOCK(vp);
 		return error;
