@@ -27,12 +27,16 @@ each other, with what marks each boundary:
 "outside" is late + reply + kick + request: what neither the guest nor the
 drive does.  "model" is what the drive model saw of the turnaround: from
 the deadline to the start it gave the next command, which is total less
-what the server forgave (host_us, DRIVE.md P8).  The three clocks are tied together so: the server's stamps are
+what the server forgave (host_us, DRIVE.md P8).
+
+The three clocks are tied together so: the server's stamps are
 CLOCK_MONOTONIC, QEMU's trace lines CLOCK_REALTIME (their difference is
 taken at both ends of a run), and the guest's I/O log (iostat -l) counts
 microseconds of its TSC since boot, which TCG runs at the host's rate: a
 line fitted through (the guest's stamp when it starts command n, QEMU's
 notify for it) maps guest time to host time; its residual is reported.
+The guest stamps a command before it notifies, so the boundary between
+intr and guest is known to the time a command takes to build (tens of us).
 
     python3 -m qemu.turnaround [--profile hp97560] [--calibrate]
 
