@@ -105,16 +105,21 @@ out:
 }
 
 /*
- * A sync that began before the unmount may be asleep inside the file
- * system (an LFS segment write waits for its lock and its I/O); the
- * unmount must not take the vnodes from under it (halt during the update
- * daemon's sync panicked in lfs_writefile on a reclaimed vnode).
+ * Mark mp as being unmounted by curproc, wait out the syncs already under
+ * way, and write what is dirty.  A sync that began before the unmount may
+ * be asleep inside the file system (an LFS segment write waits for its
+ * lock and its I/O); the unmount must not take the vnodes from under it
+ * (halt during the update daemon's sync panicked in lfs_writefile on a
+ * reclaimed vnode).
  */
 static void
-vfs_syncwait(struct mount *mp)
+unmount_begin(struct mount *mp)
 {
+	mp->mnt_busy = 1;		/* the update daemon must leave it be */
+	mp->mnt_unmounter = curproc;
 	while (mp->mnt_syncers > 0)
 		tsleep(&mp->mnt_syncers, 0, "mntsync", 0);
+	VFS_SYNC(mp, 1);
 }
 
 static int
@@ -125,10 +130,7 @@ dounmount(struct mount *mp, int flags)
 
 	if (mp->mnt_busy)
 		return EBUSY;
-	mp->mnt_busy = 1;
-	mp->mnt_unmounter = curproc;
-	vfs_syncwait(mp);
-	VFS_SYNC(mp, 1);
+	unmount_begin(mp);
 	if ((error = VFS_UNMOUNT(mp, flags)) != 0) {
 		mp->mnt_busy = 0;
 		mp->mnt_unmounter = NULL;
@@ -185,10 +187,7 @@ vfs_unmountall(void)
 			break;
 	}
 	if ((mp = TAILQ_FIRST(&mountlist)) != NULL) {
-		mp->mnt_busy = 1;	/* the update daemon must leave it be */
-		mp->mnt_unmounter = curproc;
-		vfs_syncwait(mp);
-		VFS_SYNC(mp, 1);
+		unmount_begin(mp);
 		if (VFS_UNMOUNT(mp, MNT_FORCE) == 0)
 			TAILQ_REMOVE(&mountlist, mp, mnt_list);
 	}

@@ -195,9 +195,9 @@ vn_lock(struct vnode *vp)
 int
 vn_lock_live(struct vnode *vp)
 {
-	lockacquire(&vp->v_lock);
+	vn_lock(vp);
 	if (vp->v_type == VBAD) {
-		lockrelease(&vp->v_lock);
+		VOP_UNLOCK(vp);
 		return EIO;
 	}
 	return 0;
