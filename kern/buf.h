@@ -114,6 +114,7 @@ int	breada(struct vnode *, daddr_t lblkno, int size, daddr_t rablkno,
 	    int rasize, struct buf **);
 int	bwrite(struct buf *);
 void	bawrite(struct buf *);
+void	bawrite_delayed(struct buf *);
 void	bdwrite(struct buf *);
 void	brelse(struct buf *);
 void	bsetlocked(struct buf *);

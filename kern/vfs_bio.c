@@ -11,6 +11,7 @@
 #include "kern/systm.h"
 #include "kern/buf.h"
 #include "kern/vnode.h"
+#include "kern/mount.h"
 #include "kern/proc.h"
 #include "kern/malloc.h"
 #include "kern/uio.h"
@@ -225,13 +226,13 @@ getnewbuf(int size)
 			splx(s);
 			return NULL;
 		}
-		bremfree(bp);
-		bp->b_flags |= B_BUSY;
 		if (bp->b_flags & B_DELWRI) {
 			splx(s);
-			bawrite(bp);
+			bawrite_delayed(bp);
 			return NULL;
 		}
+		bremfree(bp);
+		bp->b_flags |= B_BUSY;
 		break;
 	}
 	splx(s);
@@ -252,10 +253,8 @@ getnewbuf(int size)
 			vb = TAILQ_FIRST(&bufqueues[QUEUE_LRU]);
 		if (vb == NULL || (vb->b_flags & B_DELWRI)) {
 			if (vb != NULL) {
-				bremfree(vb);
-				vb->b_flags |= B_BUSY;
 				splx(s);
-				bawrite(vb);
+				bawrite_delayed(vb);
 				continue;
 			}
 			splx(s);
@@ -426,6 +425,31 @@ bawrite(struct buf *bp)
 {
 	bp->b_flags |= B_ASYNC;
 	bwrite(bp);
+}
+
+/*
+ * Start writing a delayed-write buffer that is not busy (sync, or the
+ * cache shedding it): on a clustering file system together with the
+ * dirty blocks contiguous with it on disk, as cluster_push does, else
+ * alone.  A file's last partial cluster, left behind when its writer
+ * moved on, then goes in one transfer instead of one a block.
+ */
+void
+bawrite_delayed(struct buf *bp)
+{
+	struct vnode *vp = bp->b_vp;
+	int s;
+
+	if (vp != NULL && vp->v_mount != NULL &&
+	    (vp->v_mount->mnt_flag & MNT_CLUSTERWRITE)) {
+		cluster_push(vp, bp);
+		return;
+	}
+	s = splbio();
+	bremfree(bp);
+	bp->b_flags |= B_BUSY;
+	splx(s);
+	bawrite(bp);
 }
 
 /* Mark dirty and release: the write happens later (sync, reuse). */

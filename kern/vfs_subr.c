@@ -252,13 +252,7 @@ loop:
 		if ((bp->b_flags & B_BUSY) || !(bp->b_flags & B_DELWRI))
 			continue;
 		splx(s);
-		if (vp->v_mount && (vp->v_mount->mnt_flag & MNT_CLUSTERWRITE))
-			cluster_push(vp, bp);	/* with its neighbours */
-		else {
-			bremfree(bp);
-			bp->b_flags |= B_BUSY;
-			bawrite(bp);
-		}
+		bawrite_delayed(bp);	/* with its neighbours */
 		goto loop;
 	}
 	splx(s);

@@ -69,6 +69,31 @@ def test_a_file_written_4kb_at_a_time_goes_to_disk_in_64kb_writes(guests):
         f"{counts['writes']} writes for 512 blocks: the blocks went out one by one?"
 
 
+def test_a_files_last_partial_cluster_goes_in_one_write_when_the_cache_sheds_it(guests):
+    """Each file ends in a partial cluster (16 KB past its last 64 KB one),
+    left as delayed writes when the writer moves on to the next file.  The
+    guest's 1.6 MB cache cannot hold six such files: it sheds the early
+    files' tails before any sync, and each goes in one 16 KB transfer
+    (bawrite_delayed), not four 4 KB ones at consecutive addresses."""
+    g = guests.boot(mem=16)
+    ffs(g, efs=True)
+    io(g)
+    g.ok("for i in 1 2 3 4 5 6; do dd if=/dev/zero of=/mnt/f$i bs=4k count=128 "
+         "2>/dev/null; done")
+    counts, log = io(g)             # before any sync: what the cache shed
+    writes = [e for e in log if e["op"] == "w"]
+    singles = [e for e in writes if e["bytes"] == BLOCK]
+    adjacent = [(a["sector"], b["sector"]) for a in singles for b in singles
+                if b["sector"] == a["sector"] + BLOCK // 512]
+    assert not adjacent, \
+        f"blocks contiguous on disk went out one at a time: {adjacent}; " \
+        f"{shown(sizes(log, 'w'))}"
+    assert sizes(log, "w").count(16) >= 2, \
+        f"no file's 16 KB tail was written whole before the sync: {shown(sizes(log, 'w'))}"
+    g.ok("umount /mnt")
+    fsck_ffs_clean(g)
+
+
 def test_a_file_read_4kb_at_a_time_comes_in_reads_that_double_to_64kb(guest):
     """A sequential reader: the window starts at one block, so the first
     transfers are small, and doubles with each sequential read, so they
