@@ -1,9 +1,10 @@
 """iostat(1) and the per-disk counters behind it (thesis 7.2, sys/diskstats.h).
 
 Raw I/O on /dev/rsd1c goes to the disk one read(2) or write(2) at a time
-(at most 64 KB, one command each), synchronously, so after "iostat -z" a dd
+(64 KB or less: one command each), synchronously, so after "iostat -z" a dd
 of N blocks must show exactly N commands and N blocks' worth of sectors, and
-the I/O log must list them in order.  Profile "none": no timing, seconds.
+the I/O log must list them in order.  A longer read goes in 64 KB pieces,
+four queued at once (kern/kern_physio.c).  Profile "none": no timing, seconds.
 """
 from __future__ import annotations
 
@@ -52,6 +53,32 @@ def test_raw_reads_count_exactly_what_dd_read(guest):
         assert e["end"] >= e["begin"] and e["svc"] == e["end"] - e["begin"], e
     assert all(a["end"] <= b["begin"] for a, b in zip(log, log[1:])), \
         "one command at a time: each I/O begins after the previous one ends"
+
+
+def test_a_long_raw_read_comes_back_in_order_and_stops_at_the_end(guest):
+    """A 1.5 MB read(2) is 24 pieces, four queued at once: the data must come
+    back as 64 KB reads give it, in 24 commands; one that runs past the end
+    of the disk (64 MB) returns what is there, and nothing after."""
+    piece, big = 65536, 24 * 65536
+    guest.ok(f"dd if=/dev/rsd0c of=/dev/rsd1c bs={piece} count=24 seek=96 conv=notrunc "
+             f"2>/dev/null && dd if=/dev/rsd0c of=/dev/rsd1c bs={piece} count=16 "
+             f"seek=1008 skip=40 conv=notrunc 2>/dev/null")
+    guest.ok(f"dd if=/dev/rsd1c of=/tmp/pieces bs={piece} skip=96 count=24 2>/dev/null")
+    guest.ok("iostat -z 1")
+    guest.ok(f"dd if=/dev/rsd1c of=/tmp/whole bs={big} skip=4 count=1 2>/dev/null")
+    sd1 = iostat_counters(guest.ok("iostat 1"))["sd1"]
+    assert (sd1["reads"], sd1["rsectors"]) == (24, big // SECTOR), sd1
+    assert guest.ok("wc -c < /tmp/whole").strip() == str(big)
+    out, status = guest.run("diff /tmp/pieces /tmp/whole")
+    assert status == 0, f"the pieces came back out of order or wrong: {out}"
+
+    guest.ok(f"dd if=/dev/rsd1c of=/tmp/pieces bs={piece} skip=1008 count=16 2>/dev/null")
+    out = guest.ok(f"dd if=/dev/rsd1c of=/tmp/whole bs={big} skip=42 count=2")
+    assert "0+1 records in" in out, out
+    assert guest.ok("wc -c < /tmp/whole").strip() == str(16 * piece)
+    out, status = guest.run("diff /tmp/pieces /tmp/whole")
+    assert status == 0, f"the last megabyte came back wrong: {out}"
+    guest.ok("rm /tmp/pieces /tmp/whole")
 
 
 def test_raw_writes_count_exactly_what_dd_wrote(guest):
