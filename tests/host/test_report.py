@@ -106,7 +106,7 @@ def andrew_json(out: Path) -> None:
 
 def bigfile_json(out: Path) -> None:
     res = {(name, s, ph): (10.0, 1, 2) for name in ("FFS", "EFS", "LFS")
-           for s in bigfile.QUICK_SETS for ph in bigfile.PHASES}
+           for s in bigfile.QUICK_SETS for ph in bigfile.ROWS}
     write_json(args(out), "bigfile", bigfile.json_tables(res, bigfile.QUICK_SETS), mem=16,
                runs=1, plots={"bigfile.png": []})
 
