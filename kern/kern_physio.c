@@ -42,13 +42,79 @@ phys_start(void (*strategy)(struct buf *), dev_t dev, int flags,
 	(*strategy)(bp);
 }
 
+/* Writes: a piece at a time; a failed or short one ends the transfer. */
+static int
+phys_write(void (*strategy)(struct buf *), dev_t dev, struct buf *bp,
+    struct uio *uio)
+{
+	int error, n, done;
+
+	while (uio->uio_resid > 0) {
+		n = MIN(uio->uio_resid, bp->b_bufsize);
+		if ((error = uiomove(bp->b_data, n, uio)) != 0)
+			return error;
+		phys_start(strategy, dev, B_WRITE, bp, uio->uio_offset - n, n);
+		error = biowait(bp);
+		done = n - bp->b_resid;
+		if (error || done < n) {
+			/*
+			 * The bytes not written go back into the count the
+			 * caller sees; the iovecs are past them, but the
+			 * transfer ends here so nothing reads them again.
+			 */
+			uio->uio_resid += n - done;
+			uio->uio_offset -= n - done;
+			return error;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Reads: nbufs pieces queued, taken back in order (a ring); after a
+ * failed or short one, those still queued are waited out and dropped.
+ */
+static int
+phys_read(void (*strategy)(struct buf *), dev_t dev, struct buf **bufs,
+    int nbufs, struct uio *uio)
+{
+	off_t next = uio->uio_offset;	/* where the next piece starts */
+	long left = uio->uio_resid;	/* bytes no piece has started on */
+	int error = 0, e, n, done, i, busy, stop = 0;
+	struct buf *bp;
+
+	for (busy = 0; busy < nbufs; busy++) {
+		n = MIN(left, bufs[busy]->b_bufsize);
+		phys_start(strategy, dev, B_READ, bufs[busy], next, n);
+		next += n;
+		left -= n;
+	}
+	for (i = 0; busy > 0; i = (i + 1) % nbufs, busy--) {
+		bp = bufs[i];
+		e = biowait(bp);
+		if (stop)
+			continue;	/* past where the read ended */
+		done = bp->b_bcount - bp->b_resid;
+		if ((error = e) == 0 && done > 0)
+			error = uiomove(bp->b_data, done, uio);
+		if (error || done < bp->b_bcount)
+			stop = 1;
+		else if (left > 0) {
+			n = MIN(left, bp->b_bufsize);
+			phys_start(strategy, dev, B_READ, bp, next, n);
+			next += n;
+			left -= n;
+			busy++;
+		}
+	}
+	return error;
+}
+
 int
 physio(void (*strategy)(struct buf *), dev_t dev, int flags, struct uio *uio)
 {
 	struct buf *bufs[PHYS_AHEAD], *bp;
-	off_t next;			/* where the next piece starts */
-	long left;			/* bytes no piece has started on */
-	int error = 0, e, n, done, size, nbufs, i, busy = 0, stop = 0;
+	int error, size, nbufs, i;
 
 	KASSERT(flags == B_READ || flags == B_WRITE);
 	KASSERT((flags == B_READ) == (uio->uio_rw == UIO_READ));
@@ -68,52 +134,8 @@ physio(void (*strategy)(struct buf *), dev_t dev, int flags, struct uio *uio)
 		bp->b_bufsize = size;
 		bp->b_qindex = QUEUE_NONE;
 	}
-	next = uio->uio_offset;
-	left = uio->uio_resid;
-	for (i = 0; i < nbufs && flags == B_READ; i++, busy++) {
-		n = MIN(left, size);
-		phys_start(strategy, dev, flags, bufs[i], next, n);
-		next += n;
-		left -= n;
-	}
-	for (i = 0; flags == B_WRITE ? !stop && uio->uio_resid > 0 : busy > 0;
-	    i = (i + 1) % nbufs) {
-		bp = bufs[i];
-		if (flags == B_WRITE) {
-			n = MIN(uio->uio_resid, size);
-			if ((error = uiomove(bp->b_data, n, uio)) != 0)
-				break;
-			phys_start(strategy, dev, flags, bp,
-			    uio->uio_offset - n, n);	/* uiomove advanced */
-		}
-		e = biowait(bp);
-		n = bp->b_bcount;
-		done = n - bp->b_resid;
-		if (flags == B_READ) {
-			busy--;
-			if (stop)
-				continue;	/* past where the read ended */
-			if ((error = e) == 0 && done > 0)
-				error = uiomove(bp->b_data, done, uio);
-		} else if ((error = e) != 0 || done < n) {
-			/*
-			 * The bytes not written go back into the count the
-			 * caller sees; the iovecs are past them, but the
-			 * transfer ends here so nothing reads them again.
-			 */
-			uio->uio_resid += n - done;
-			uio->uio_offset -= n - done;
-		}
-		if (error || done < n)
-			stop = 1;	/* pieces still queued are waited out */
-		if (flags == B_READ && !stop && left > 0) {
-			n = MIN(left, size);
-			phys_start(strategy, dev, flags, bp, next, n);
-			next += n;
-			left -= n;
-			busy++;
-		}
-	}
+	error = flags == B_READ ? phys_read(strategy, dev, bufs, nbufs, uio) :
+	    phys_write(strategy, dev, bufs[0], uio);
 	for (i = 0; i < nbufs; i++) {
 		free(bufs[i]->b_data);
 		free(bufs[i]);
