@@ -6,11 +6,12 @@
  * lfs_bwrite does no I/O: it puts the buffer on the LOCKED queue, where
  * the cache cannot take it (thesis 6.5.2), and charges it to lfs_avail.
  * Two thresholds on the LOCKED buffers, in buffers and in bytes, scaled
- * to the cache so they work on a 16 MB guest and on a 512 MB one:
- *   start write   a quarter of the cache: the writer that crosses it
- *                 runs the segment writer (lfs_check);
- *   stop access   half the cache: a writer above it waits until a
- *                 segment write has freed buffers.
+ * to the cache so they work on a 16 MB guest and on a 512 MB one, at
+ * 4.4BSD's fractions (about 800 KB of a 1.6 MB cache, thesis 7.3.1):
+ *   start write   half the cache: the writer that crosses it runs the
+ *                 segment writer (lfs_check);
+ *   stop access   three quarters of it: a writer above it waits until
+ *                 a segment write has freed buffers.
  *
  * Block accounting, both counts of thesis 6.2.2, in blocks:
  *   dlfs_bfree  blocks holding no live data: a new block takes one as
@@ -45,10 +46,10 @@
 void
 lfs_thresholds(long *startb, long *stopb, int *startn, int *stopn)
 {
-	*startb = maxbufspace / 4;
-	*stopb = maxbufspace / 2;
-	*startn = nbuf / 4;
-	*stopn = nbuf / 2;
+	*startb = maxbufspace / 2;
+	*stopb = maxbufspace / 4 * 3;
+	*startn = nbuf / 2;
+	*stopn = nbuf / 4 * 3;
 }
 
 static int lfs_bwrite_locked(struct buf *);

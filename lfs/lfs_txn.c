@@ -104,9 +104,10 @@ long txn_maxbytes;		/* what all may pin (txn_init) */
  * NO-STEAL pins dirty pages on the LOCKED queue, which the cache never
  * reclaims: pages pinned past the cache's size would leave no buffer to
  * anyone, and the whole system would wait for one.  So all transactions
- * together pin at most LFS's start-write threshold, a quarter of the
- * cache (lfs_bio.c), and leave what lies between it and stop access to
- * every other writer.  A txn_maxdirty of more pages (of LFS's smallest
+ * together pin at most half LFS's start-write threshold, a quarter of
+ * the cache (lfs_bio.c): a segment write that start write sets off always
+ * has as much again to free, and what lies up to stop access is every
+ * other writer's.  A txn_maxdirty of more pages (of LFS's smallest
  * block, 4 KB) is cut down to that, and the console says so.
  */
 void
@@ -123,7 +124,7 @@ txn_init(void)
 	if (txn_gcwait < 0)
 		txn_gcwait = 0;
 	lfs_thresholds(&startb, &stopb, &startn, &stopn);
-	txn_maxbytes = startb;
+	txn_maxbytes = startb / 2;
 	cap = txn_maxbytes / LFS_DEFBSIZE;
 	txn_maxdirty = cap;		/* an eighth of the buffers (2 KB each) */
 	if (v == NULL)

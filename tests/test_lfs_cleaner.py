@@ -131,7 +131,7 @@ def test_a_16mb_guest_reaches_stop_access_and_recovers(guests):
     st = stats(g)
     start = int(re.match(r"(\d+) KB", st["start_write_at"]).group(1))
     stop = int(re.match(r"(\d+) KB", st["stop_access_at"]).group(1))
-    assert 0 < start < stop <= 1024, st      # a fraction of 1.6 MB
+    assert 0 < start < stop < 1638, st       # fractions of the 1.6 MB cache
     dd = "dd if=/dev/zero of=/mnt/{} bs=64k count=96 2>/dev/null"
     g.ok(f"{dd.format('a')} & {dd.format('b')} & {dd.format('c')}; wait",
          timeout=300)
