@@ -107,15 +107,16 @@ def measure(profile: str, sets) -> dict:
                         if phase == "copy":
                             res[name, (files, mb), ONDISK] = tuple(
                                 c + u for c, u in zip(res[name, (files, mb), "create"], um))
-                            report(name, files, mb, ONDISK, res)
+                            say(name, files, mb, ONDISK, res)
                         res[name, (files, mb), phase] = timed(g, script)
-                        report(name, files, mb, phase, res)
+                        say(name, files, mb, phase, res)
                     g.ok("umount /mnt", timeout=TIMEOUT)
             g.halt()
     return res
 
 
-def report(name: str, files: int, mb: int, phase: str, res: dict) -> None:
+def say(name: str, files: int, mb: int, phase: str, res: dict) -> None:
+    """One phase's line on the console, as it is measured."""
     s, r, w = res[name, (files, mb), phase]
     print(f"  {name} {files} x {mb} MB {phase:15s} {s:8.2f} s ({r} reads, {w} writes)",
           flush=True)

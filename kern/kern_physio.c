@@ -70,6 +70,18 @@ phys_write(void (*strategy)(struct buf *), dev_t dev, struct buf *bp,
 	return 0;
 }
 
+/* Start bp reading the next piece: at *next, of what *left says. */
+static void
+phys_readnext(void (*strategy)(struct buf *), dev_t dev, struct buf *bp,
+    off_t *next, long *left)
+{
+	int n = MIN(*left, bp->b_bufsize);
+
+	phys_start(strategy, dev, B_READ, bp, *next, n);
+	*next += n;
+	*left -= n;
+}
+
 /*
  * Reads: nbufs pieces queued, taken back in order (a ring); after a
  * failed or short one, those still queued are waited out and dropped.
@@ -80,15 +92,11 @@ phys_read(void (*strategy)(struct buf *), dev_t dev, struct buf **bufs,
 {
 	off_t next = uio->uio_offset;	/* where the next piece starts */
 	long left = uio->uio_resid;	/* bytes no piece has started on */
-	int error = 0, e, n, done, i, busy, stop = 0;
+	int error = 0, e, done, i, busy, stop = 0;
 	struct buf *bp;
 
-	for (busy = 0; busy < nbufs; busy++) {
-		n = MIN(left, bufs[busy]->b_bufsize);
-		phys_start(strategy, dev, B_READ, bufs[busy], next, n);
-		next += n;
-		left -= n;
-	}
+	for (busy = 0; busy < nbufs; busy++)
+		phys_readnext(strategy, dev, bufs[busy], &next, &left);
 	for (i = 0; busy > 0; i = (i + 1) % nbufs, busy--) {
 		bp = bufs[i];
 		e = biowait(bp);
@@ -100,10 +108,7 @@ phys_read(void (*strategy)(struct buf *), dev_t dev, struct buf **bufs,
 		if (error || done < bp->b_bcount)
 			stop = 1;
 		else if (left > 0) {
-			n = MIN(left, bp->b_bufsize);
-			phys_start(strategy, dev, B_READ, bp, next, n);
-			next += n;
-			left -= n;
+			phys_readnext(strategy, dev, bp, &next, &left);
 			busy++;
 		}
 	}
