@@ -129,8 +129,10 @@ def test_kernel_transactions_keep_the_database_consistent(guest):
     txn_commit.  Every commit is durable when it returns; -a 1 hands the
     kernel every transaction's account and teller pages and aborts it, and
     nothing changes; -a 3 leaves only the committed ones.  Two processes on
-    the same teller and branch pages deadlock: each victim (ETXNABORT) is
-    tried again, and the history holds every commit of both."""
+    the same teller and branch pages may deadlock: each victim (ETXNABORT)
+    is tried again, and the history holds every commit of both.  -P 3 runs
+    three processes at once and counts the commits of all; -P with
+    user-level transactions is refused with the reason."""
     out = make_db(guest, "lfs", "-m kernel")
     assert "transaction-protected" in out, out
     assert guest.ok("ls -lo /mnt/db/account").split()[4] == "txn"
@@ -157,6 +159,13 @@ def test_kernel_transactions_keep_the_database_consistent(guest):
     # never their uncommitted data.
     assert "steals 0" in out, out
     assert check(guest)[0] == before + sum(d[0] for d in done)
+    before = check(guest)[0]
+    out = guest.ok("tpcb -m kernel -C 16 -n 90 -P 3 /mnt/db", timeout=600)
+    m = DONE.search(out)
+    assert m and int(m.group(1)) == 16 + 90 and "txns 90 " in out, out
+    assert check(guest)[0] == before + 16 + 90
+    out, status = guest.run("tpcb -m user -P 2 /mnt/db")
+    assert status == 2 and "-P needs -m kernel" in out, out
     fslib.unmount_and_check(guest, "lfs")
 
 

@@ -6,7 +6,7 @@
  *	     [-f fill] [-p psize] [-m kernel] DIR	make and load the database
  *	tpcb [-m none|user|kernel] [-n txns] [-r runs] [-w warmup] [-S seed]
  *	     [-C pages] [-g group] [-L logdelay] [-W wait_ms] [-k ckpt_kb]
- *	     [-a every] [-u segs] [-H] [-v] DIR	run transactions
+ *	     [-a every] [-u segs] [-P procs] [-H] [-v] DIR	run transactions
  *	tpcb -c DIR				check consistency
  *	tpcb -x [-C pages] DIR			SCAN: read account in key order
  *
@@ -34,11 +34,15 @@
  *		not), with no log and no locks here.  txn_begin(2); the
  *		updates; every dirty page written to the kernel (mpool_sync),
  *		then txn_commit(2) forces them; the page caches are emptied
- *		after every transaction, so the kernel's buffer cache is the
- *		only one between transactions and every read takes the
- *		kernel's page lock.  A deadlock victim (ETXNABORT) is
- *		aborted and tried again.  Nothing to recover after a crash:
- *		the LFS roll-forward is the recovery.
+ *		as every transaction begins and after it ends, so the
+ *		kernel's buffer cache is the only one between transactions
+ *		and every read takes the kernel's page lock.  Each page goes to the kernel as soon as
+ *		it is changed, so its write lock follows its read lock at
+ *		once: two transactions that both read a teller or the branch
+ *		and waited until commit to upgrade would be a deadlock.  A
+ *		deadlock victim (ETXNABORT) is aborted and tried again.
+ *		Nothing to recover after a crash: the LFS roll-forward is the
+ *		recovery.
  *
  * A run first warms up: transactions, uncounted, until the account page
  * cache (-C pages, default 256) is full (kernel mode: -C transactions,
@@ -50,6 +54,13 @@
  * (at most WINDOWS of them); then -r runs of -n transactions, each timed:
  *
  *	tpcb run R txns N usecs U tps X.XX
+ *
+ * -P procs (kernel mode): each run is procs processes at once, forked
+ * after the warm-up, each with its own seed and its share of the -n
+ * transactions, meeting only at the kernel's page locks and its group
+ * commit: the multi-user TPC-B the thesis left to [SELT92].  The
+ * user-level manager's locks and log are one process's, so -m user
+ * (and -m none, which has no locks) run alone.
  *
  * On an LFS the kernel's counters (and lfs_cleanerd's, when it runs)
  * are printed before the first run and after each run ("tpcb lfs ...").
@@ -66,6 +77,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/txn.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -78,7 +90,7 @@
 #include "bin/tpcb/tpcb.h"
 
 struct opts {
-	u_int32_t txns, runs, warmup, seed, cache, abortevery, cleaner;
+	u_int32_t txns, runs, warmup, seed, cache, abortevery, cleaner, procs;
 	int	  handshake, verbose;
 	struct tp_info ti;
 };
@@ -94,6 +106,7 @@ struct mode {
 	int	(*close)(struct tpcb *);
 	void	(*stats)(struct tpcb *);	/* at the end of a run */
 	int	keepcache;	/* the page caches outlive a transaction */
+	int	(*changed)(struct tpcb *);	/* after each row's update */
 };
 
 #define WINDOW	100		/* warm-up: transactions a window */
@@ -247,10 +260,14 @@ kernel_open(struct tpcb *db, const struct opts *o)
 	return protect(db->dir);
 }
 
+/*
+ * What the page caches hold from before the transaction (the run's first
+ * lasttxn, say) was read without its locks: others may have changed it.
+ */
 static int
 kernel_begin(struct tpcb *db)
 {
-	(void)db;
+	caches_empty(db);
 	if (txn_begin() < 0)
 		return -1;
 	kintxn = 1;
@@ -319,7 +336,7 @@ static const struct mode modes[] = {
 	{ "user", user_open, user_begin, user_commit, user_abort,
 	    user_durable, user_close, user_stats, 1 },
 	{ "kernel", kernel_open, kernel_begin, kernel_commit, kernel_abort,
-	    none_durable, none_nop, kernel_stats, 0 },
+	    none_durable, none_nop, kernel_stats, 0, caches_write },
 };
 
 long long
@@ -360,7 +377,7 @@ usage(void)
 	    "       tpcb [-m none|user|kernel] [-n txns] [-r runs] [-w warmup] "
 	    "[-S seed] [-C pages]\n"
 	    "            [-g group] [-L logdelay] [-W wait_ms] [-k ckpt_kb] "
-	    "[-a every] [-u segs] [-Hv] dir\n"
+	    "[-a every] [-u segs] [-P procs] [-Hv] dir\n"
 	    "       tpcb -c dir\n"
 	    "       tpcb -x [-C pages] dir\n");
 	exit(2);
@@ -395,9 +412,10 @@ opendb(struct tpcb *db, const struct mode *m, const struct opts *o)
 	return 0;
 }
 
-/* Add delta to row id's balance. */
+/* Add delta to row id's balance; then the mode's word on the change. */
 static int
-update(struct btree *bt, u_int32_t id, int32_t delta)
+update(struct tpcb *db, const struct mode *m, struct btree *bt, u_int32_t id,
+    int32_t delta)
 {
 	u_int8_t key[4];
 	struct row r;
@@ -415,7 +433,9 @@ update(struct btree *bt, u_int32_t id, int32_t delta)
 	memcpy(&r, d.data, ROWLEN);
 	r.balance += delta;
 	d.data = &r;
-	return bt_put(bt, &k, &d, 0);
+	if (bt_put(bt, &k, &d, 0) < 0)
+		return -1;
+	return m->changed != NULL ? m->changed(db) : 0;
 }
 
 /* The last history record's transaction number (0: none yet). */
@@ -444,12 +464,13 @@ static int
 attempt(struct tpcb *db, const struct mode *m, const struct opts *o,
     u_int32_t n, struct hist *h)
 {
-	if (m->begin(db) < 0 || update(db->account, h->account, h->delta) < 0 ||
-	    update(db->teller, h->teller, h->delta) < 0)
+	if (m->begin(db) < 0 ||
+	    update(db, m, db->account, h->account, h->delta) < 0 ||
+	    update(db, m, db->teller, h->teller, h->delta) < 0)
 		return -1;
 	if (o->abortevery && n % o->abortevery == 0)
 		return m->abort(db) < 0 ? -1 : 0;
-	if (update(db->branch, h->branch, h->delta) < 0 ||
+	if (update(db, m, db->branch, h->branch, h->delta) < 0 ||
 	    lasttxn(db, &h->txn) < 0)
 		return -1;
 	h->txn++;
@@ -555,6 +576,68 @@ lfsnow(const char *dir, struct lfs_stats *st)
 	    lfsstats(&sfs.f_fsid, st, 0) == 0;
 }
 
+/* What a process of a -P run did, for its parent's totals. */
+struct share {
+	u_int64_t committed, retried;
+	u_int32_t aborted, failed;
+};
+
+/*
+ * One -P run: o->procs processes at once, forked here, each with its own
+ * seed and every o->procs'th of the numbers after *n; the parent waits
+ * for all and adds up what each did.  -1 if any failed.
+ */
+static int
+forkrun(struct tpcb *db, const struct mode *m, const struct opts *o,
+    u_int32_t run, u_int32_t *n, u_int32_t *aborted)
+{
+	struct share sh;
+	u_int32_t c, i, bad = 0;
+	int fd[2], r, status;
+	pid_t pid;
+
+	if (pipe(fd) < 0)
+		return -1;
+	fflush(stdout);
+	for (c = 0; c < o->procs; c++) {
+		if ((pid = fork()) < 0) {
+			bad++;
+			break;
+		}
+		if (pid > 0)
+			continue;
+		close(fd[0]);
+		rngstate = (o->seed + run * 7919 + c * 104729) * 2654435761u + 1;
+		memset(&sh, 0, sizeof(sh));
+		committed = retried = 0;
+		for (i = *n + 1 + c; i <= *n + o->txns; i += o->procs) {
+			if ((r = transaction(db, m, o, i)) < 0) {
+				fprintf(stderr, "tpcb: process %u, transaction "
+				    "%u: %s\n", c, i, strerror(errno));
+				sh.failed = 1;
+				break;
+			}
+			sh.aborted += r == 0;
+		}
+		sh.committed = committed;
+		sh.retried = retried;
+		write(fd[1], &sh, sizeof(sh));
+		_exit(sh.failed);
+	}
+	close(fd[1]);
+	while (wait(&status) > 0)
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			bad++;
+	while (read(fd[0], &sh, sizeof(sh)) == (ssize_t)sizeof(sh)) {
+		committed += sh.committed;
+		retried += sh.retried;
+		*aborted += sh.aborted;
+	}
+	close(fd[0]);
+	*n += o->txns;
+	return bad ? -1 : 0;
+}
+
 static int
 runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 {
@@ -630,8 +713,12 @@ runtxns(struct tpcb *db, const struct mode *m, const struct opts *o)
 		char what[64];
 
 		t0 = now_us();
-		for (i = 0; i < o->txns; i++)
-			ONE();
+		if (o->procs > 1) {
+			if (forkrun(db, m, o, run, &n, &aborted) < 0)
+				goto fail;
+		} else
+			for (i = 0; i < o->txns; i++)
+				ONE();
 		snprintf(what, sizeof(what), "tpcb run %u txns", run);
 		pr_rate(what, o->txns, now_us() - t0);
 		lfscounters(db->dir);
@@ -690,7 +777,7 @@ main(int argc, char *argv[])
 	o.cache = 256;
 	sc.branches = 1;
 	while ((ch = getopt(argc, argv, "icxs:A:T:B:f:p:m:n:r:w:S:C:g:L:W:k:"
-	    "a:u:Hv")) != -1) {
+	    "a:u:P:Hv")) != -1) {
 		switch (ch) {
 		case 'i':
 		case 'c':
@@ -756,6 +843,14 @@ main(int argc, char *argv[])
 		case 'u':
 			o.cleaner = (u_int32_t)atoi(optarg);
 			break;
+		case 'P':
+			o.procs = (u_int32_t)atoi(optarg);
+			if (o.procs < 1 || o.procs > 64) {
+				fprintf(stderr, "tpcb: -P %s: from 1 to 64 "
+				    "processes\n", optarg);
+				return 2;
+			}
+			break;
 		case 'H':
 			o.handshake = 1;
 			break;
@@ -797,6 +892,12 @@ main(int argc, char *argv[])
 		if ((o.abortevery || o.handshake) && m->abort == NULL) {
 			fprintf(stderr, "tpcb: -a and -H need transactions "
 			    "(-m user or -m kernel)\n");
+			return 2;
+		}
+		if (o.procs > 1 && (m->open != kernel_open || o.handshake)) {
+			fprintf(stderr, "tpcb: -P needs -m kernel and no -H: the "
+			    "user-level manager's locks and log are one "
+			    "process's\n");
 			return 2;
 		}
 		rngstate = o.seed * 2654435761u + 1;
