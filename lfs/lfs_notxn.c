@@ -53,7 +53,7 @@ txn_logdeltas(struct lfs *fs, struct segment *sp)
 }
 
 void
-txn_deltas_done(struct lfs *fs)
+txn_group_issued(struct lfs *fs)
 {
 }
 

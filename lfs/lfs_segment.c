@@ -389,9 +389,9 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	sp->sg_end = 1;
 	lfs_writeseg(fs, sp, LFS_PSEG_LAST);
 	sp->sg_dataonly = 0;
-	lfs_drain(fs, 1);
 	if (flags & SEGM_TXN)
-		txn_deltas_done(fs);
+		txn_group_issued(fs);	/* its locks go: the next can form */
+	lfs_drain(fs, 1);
 	if (error == 0 && (flags & SEGM_CKP)) {
 		fs->lfs_ckpsb.dlfs_clean = (flags & SEGM_UNMOUNT) != 0 &&
 		    relogged == 0;

@@ -14,7 +14,8 @@
  * throws the pages away.  Isolation is strict two-phase page locking
  * (lfs_txnlock.c): a read locks each page shared before the buffer
  * lookup (lfs_blkatoff), a write exclusive (lfs_balloc), and all locks
- * go when the transaction ends.
+ * go when the transaction ends: at an abort, or when its commit's write
+ * is issued, since every later commit is behind it in the log.
  *
  * The pieces: a transaction's life and the system calls are here; a
  * protected file's reads, writes and pinned pages in lfs_txnfile.c; the
@@ -54,7 +55,11 @@
  *	committers are queued (10 ms and 8 by default), but only
  *	while another transaction on the file system is running and could
  *	join; whoever stops waiting writes for every one queued, and those
- *	that come while it writes form the next group.
+ *	that come while it writes form the next group.  The group's locks
+ *	go as soon as its write is issued, before the disk is done (early
+ *	lock release, txn_group_issued; txn_elr=0 keeps them to the end):
+ *	the next transaction can take the pages this one changed while
+ *	the disk writes them.
  *   Deadlock.  Looked for whenever a wait begins (lfs_txnlock.c), the
  *	requester the victim, unless it is a plain call's: then a
  *	transaction in the cycle; txn_detect looks too.  A victim's read or
@@ -96,7 +101,7 @@ struct txnstats txn_stats;
 static u_int32_t txn_nextid = 1;
 int txn_ndirty;			/* B_TXN pages, all transactions */
 long txn_nbytes;			/* ... and their bytes */
-int txn_gcwait, txn_gcmin, txn_maxdirty;
+int txn_gcwait, txn_gcmin, txn_maxdirty, txn_elr;
 long txn_maxbytes;		/* what all may pin (txn_init) */
 
 /*
@@ -123,6 +128,7 @@ txn_init(void)
 	txn_gcmin = getkarg_int("txn_gcmin", 8);
 	if (txn_gcwait < 0)
 		txn_gcwait = 0;
+	txn_elr = getkarg_int("txn_elr", 1) != 0;
 	lfs_thresholds(&startb, &stopb, &startn, &stopn);
 	txn_maxbytes = startb / 2;
 	cap = txn_maxbytes / LFS_DEFBSIZE;
@@ -269,6 +275,7 @@ sys_txnstats(struct proc *p, struct txnstats_args *uap, int *retval)
 	txn_stats.gcwait = txn_gcwait;
 	txn_stats.gcmin = txn_gcmin;
 	txn_stats.maxdirty = txn_maxdirty;
+	txn_stats.elr = txn_elr;
 	if ((error = copyout(&txn_stats, uap->buf, sizeof(txn_stats))) != 0)
 		return error;
 	if (uap->reset) {

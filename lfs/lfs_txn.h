@@ -147,6 +147,7 @@ int	txn_setflags(struct vnode *, u_int32_t flags);
 
 /* lfs_txncommit.c: group commit */
 void	txn_release_pages(struct lfs *);
+void	txn_group_issued(struct lfs *);
 
 /*
  * lfs_txndelta.c: delta commits.  A protected file's page carries one of
@@ -181,7 +182,7 @@ void	txn_exit(struct proc *);	/* abort the process's txn */
  */
 extern int txn_ndirty;			/* B_TXN pages, all transactions */
 extern long txn_nbytes;			/* ... and their bytes */
-extern int txn_gcwait, txn_gcmin, txn_maxdirty;
+extern int txn_gcwait, txn_gcmin, txn_maxdirty, txn_elr;
 extern long txn_maxbytes;		/* what all may pin (txn_init) */
 /* lfs_txn.c */
 struct txn *txn_new(struct proc *, int flags);

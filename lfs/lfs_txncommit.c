@@ -8,9 +8,10 @@
  * longer B_TXN), or their changed bytes as DELTAs (lfs_txndelta.c), and
  * forces them in one segment write (SEGM_TXN), whose last partial
  * segment is the commit point (lfs_txnsum, lfs_pseg.c).
- * Once that is on the disk the group's locks go (strict two-phase
- * locking), and each committer returns the write's error.  Those that
- * come while the leader writes form the next group.
+ * The group's locks go as soon as that write is issued, before the disk
+ * is done (txn_group_issued); each committer returns the write's error
+ * once it is on the disk.  Those that come while the leader writes form
+ * the next group.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -82,6 +83,32 @@ txn_release_pages(struct lfs *fs)
 	}
 }
 
+/*
+ * The commit's segment write is issued, its commit point last: the
+ * group's DELTA pages are committed (txn_deltas_done), and its locks go
+ * now, while the disk writes (early lock release, the "pre-commit" of
+ * group commit [DEWI84]).  A transaction that then takes one of their
+ * pages commits in a later segment write, which the segment lock keeps
+ * behind this one on the disk and in the log that roll-forward reads:
+ * it is never durable without this group; one that has nothing to
+ * write waits in txn_commit until the disk is done.  Without it, the
+ * next transaction to need a page every transaction changes (TPC-B's
+ * branch) waits for the disk too.  txn_elr=0: strict two-phase locking
+ * to the end.
+ */
+void
+txn_group_issued(struct lfs *fs)
+{
+	struct txn *g;
+
+	txn_deltas_done(fs);
+	if (!txn_elr)
+		return;
+	TAILQ_FOREACH(g, &fs->lfs_txnforce, t_commitq)
+		txn_unlockall(g);
+	fs->lfs_txnissued = 1;
+}
+
 /* Other transactions on fs that are running and could join a group. */
 static int
 txn_others(struct txn *self, struct lfs *fs)
@@ -97,8 +124,9 @@ txn_others(struct txn *self, struct lfs *fs)
 /*
  * Commit t (thesis 5.2.3, 5.2.4): nothing to write releases the locks;
  * otherwise t joins the queue, and the committer that stops waiting
- * forces every queued transaction's pages in one segment write, and
- * releases their locks once it is on the disk.
+ * forces every queued transaction's pages in one segment write (which
+ * releases their locks when it is issued) and wakes them when it is on
+ * the disk.
  */
 int
 txn_commit(struct txn *t)
@@ -113,6 +141,9 @@ txn_commit(struct txn *t)
 
 	if (t->t_ndirty == 0) {
 		txn_unlockall(t);
+		/* What it read may be a group's not on the disk yet. */
+		while (fs != NULL && fs->lfs_txnissued)
+			tsleep(&fs->lfs_txnq, 0, "txnread", 0);
 		txn_stats.commits++;
 		return 0;
 	}
@@ -162,7 +193,7 @@ txn_commit(struct txn *t)
 		TAILQ_REMOVE(&fs->lfs_txnforce, g, t_commitq);
 		g->t_error = error;
 		g->t_state = TXN_COMMITTED;
-		txn_unlockall(g);
+		txn_unlockall(g);	/* txn_elr=0: only now */
 		txn_stats.commits++;
 		txn_stats.group_txns++;
 		took = now - g->t_commitstart;
@@ -171,6 +202,7 @@ txn_commit(struct txn *t)
 			txn_stats.commit_us_max = took;
 	}
 	fs->lfs_txnleader = NULL;
+	fs->lfs_txnissued = 0;
 	wakeup(&fs->lfs_txnq);
 	return error;
 }

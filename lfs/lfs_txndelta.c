@@ -175,7 +175,7 @@ txn_runs(const char *a, const char *b, int n, u_int16_t (*run)[2], int max)
  * txn_release_pages, for the committing group's page bp (B_TXN): may it
  * be logged as DELTAs within *room summary bytes?  If so its runs of
  * changed bytes are kept (tp_run) and it stays B_TXN, out of the
- * writer's reach, until the write is done (txn_deltas_done).
+ * writer's reach, until the write is issued (txn_deltas_done).
  */
 int
 txn_delta_plan(struct lfs *fs, struct buf *bp, int *room)
@@ -246,8 +246,9 @@ txn_logdeltas(struct lfs *fs, struct segment *sp)
 }
 
 /*
- * The commit's write is on the disk: its DELTA pages are committed and
- * dirty, no longer the transaction's; the log holds what they changed.
+ * The commit's write is issued (txn_group_issued): its DELTA pages are
+ * committed and dirty, no longer the transaction's; the summary on its
+ * way to the disk holds what they changed.
  */
 void
 txn_deltas_done(struct lfs *fs)

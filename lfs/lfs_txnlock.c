@@ -8,7 +8,8 @@
  * commit and abort walk only their own.  Locks are shared (a read) or
  * exclusive (a write); a holder of a shared lock may upgrade, ahead of
  * the other waiters.  Locking is strict two-phase: nothing is released
- * before its transaction ends (txn_unlockall, at commit or abort).
+ * before its transaction ends (txn_unlockall, at abort, or at commit
+ * once its write is issued: lfs_txncommit.c).
  *
  * A request that cannot be granted sleeps if the caller allows it
  * (TXN_WAIT: the read and write paths ask first, holding no vnode lock,

@@ -37,6 +37,8 @@ struct txnstats {
 	/* since boot, as those above */
 	u_int32_t broken;		/* read locks of those who may not
 					 * write the file that writers broke */
+	u_int32_t elr;			/* now: a group's locks go when its
+					 * write is issued (txn_elr) */
 };
 
 #ifndef KERNEL

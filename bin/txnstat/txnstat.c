@@ -40,7 +40,7 @@ main(int argc, char *argv[])
 	    (unsigned long long)s.commit_us_max);
 	printf("steals %u\n", s.steals);
 	printf("now: running %u dirty pages %u; txn_gcwait %u ms txn_gcmin %u "
-	    "txn_maxdirty %u\n", s.running, s.dirty, s.gcwait, s.gcmin,
-	    s.maxdirty);
+	    "txn_maxdirty %u txn_elr %u\n", s.running, s.dirty, s.gcwait,
+	    s.gcmin, s.maxdirty, s.elr);
 	return 0;
 }
