@@ -1,9 +1,9 @@
 """Kernel transactions (thesis 5.2): throughput and commit latency by the number
-of processes, with group commit on and off, and what the transaction code costs
-programs that do not use it.
+of processes, with group commit on and off, a multi-user TPC-B, and what the
+transaction code costs programs that do not use it.
 
     python3 -m bench.txn [--profile hp97560] [--txns 100] [--sweep] [--chapter5]
-                         [--out build/bench]
+                         [--tpcb-only] [--out build/bench]
 
 Throughput: an LFS on the first 48 MB of the timed scratch disk, a protected
 file of 16 x 64 pages, and bin/txnbench with 1, 2, 4, 8 and 16 processes, each
@@ -14,6 +14,20 @@ for company, though those that come while a group is being written still form
 the next one.  txnstat gives the mean group size.  --sweep also tries other
 txn_gcwait and txn_gcmin values at 1, 4 and 16 processes: how the defaults
 were chosen.
+
+Multi-user TPC-B (the thesis ran it single-user and left the multi-user case
+to [SELT92]): bench/tpcb.py's LFS-K (16 MB guest, scale 1, no cleaner), then
+tpcb -m kernel -P P -r 2 -n 400 for 1, 2, 4 and 8 processes, each with its
+own seed, all updating the one branch row.  Three settings, each on its own
+boot: the kernel's defaults (group commit, and a group's locks released as
+soon as its write is issued: early lock release), group commit off (as
+above), and txn_elr=0 (the locks held until the disk is done).  Every
+transaction changes the branch row and the history file's last page and
+count, so each waits for those pages until the one before it is issued, and
+groups stay at one transaction whatever the setting; early release lets a
+transaction run while the one before it is written.  TPS is the mean of the
+two runs; txnstat gives the mean group size and the deadlock victims (tpcb
+tries each again).
 
 No cost to others (thesis 5.3: 1-2%): bin/smallfiles (create, read and delete
 of 2,000 1 KB files), a 16 MB sequential write and read, one Andrew run (its
@@ -37,7 +51,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench import andrew, bigfile
+from bench import andrew, bigfile, tpcb
 from bench.tpcb import CH5_MEM, CH5_PROFILE
 from bench.driver import (TOP, cell, parser, plotter, pyplot, results_table, savefig,
                           write_json)
@@ -53,6 +67,11 @@ SWEEP = [(w, m) for w in (0, 5, 10, 20, 40) for m in (2, 4, 8)]
 LINE = re.compile(r"txnbench procs (\d+) txns (\d+) usecs (\d+) per_sec (\d+) "
                   r"latency_us (\d+)")
 GROUPS = re.compile(r"group commits (\d+) of (\d+) transactions")
+VICTIMS = re.compile(r"victims (\d+)")
+TPCB_PROCS = (1, 2, 4, 8)
+TPCB_TXNS, TPCB_RUNS = 400, 2
+TPCB_KARGS = (("defaults", ""), ("group commit off", GC_OFF),
+              ("strict 2PL (txn_elr=0)", "txn_elr=0"))
 
 
 def protected_file(g: Guest) -> None:
@@ -83,6 +102,39 @@ def throughput(profile: str, txns: int, kargs: str, procs=PROCS) -> dict:
                 print(f"  [{kargs or 'defaults'}] {p:2d} processes: "
                       f"{res[p][0]:6.1f} txn/s, commit {res[p][1]:7.2f} ms, "
                       f"group {res[p][2]:.2f}", flush=True)
+            g.halt()
+    return res
+
+
+def tpcb_multi(profile: str, kargs: str, procs=TPCB_PROCS) -> dict:
+    """Multi-user TPC-B on kernel transactions: {P: (TPS, s.d., mean group
+    size, deadlock victims per commit)}."""
+    res = {}
+    per_p = tpcb.WARMUP_TXNS + TPCB_RUNS * TPCB_TXNS
+    sectors = min(tpcb.PART_PER_TPS + len(procs) * per_p * tpcb.LFS_SECTORS_PER_TXN,
+                  tpcb.DISK_SECTORS)
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        with Guest(Path(tmp), profile=profile, kargs=kargs, mem=tpcb.MEM) as g:
+            g.ok(f"newfs_lfs -S {sectors} /dev/rsd1a > /dev/null", timeout=CMD_TIMEOUT)
+            g.ok("mount -n -t lfs /dev/sd1a /mnt")
+            g.ok("tpcb -i -m kernel -s 1 /mnt/db", timeout=CMD_TIMEOUT * 4)
+            for p in procs:
+                g.ok("txnstat -z > /dev/null")
+                out = g.ok(f"tpcb -m kernel -P {p} -r {TPCB_RUNS} -n {TPCB_TXNS} /mnt/db",
+                           timeout=CMD_TIMEOUT * 8)
+                tps = [int(m.group(2)) * 1e6 / int(m.group(3))
+                       for m in tpcb.RUN.finditer(out)]
+                st = g.ok("txnstat")
+                gm, vm = GROUPS.search(st), VICTIMS.search(st)
+                if len(tps) != TPCB_RUNS or gm is None or vm is None:
+                    raise RuntimeError(f"tpcb -P {p}: {out}\n{st}")
+                groups, members = int(gm.group(1)), int(gm.group(2))
+                res[p] = (statistics.mean(tps), statistics.pstdev(tps),
+                          members / max(groups, 1), int(vm.group(1)) / max(members, 1))
+                print(f"  [tpcb, {kargs or 'defaults'}] {p} processes: {res[p][0]:5.2f} TPS, "
+                      f"group {res[p][2]:.2f}, victims per commit {res[p][3]:.2f}",
+                      flush=True)
+            g.ok("tpcb -c /mnt/db", timeout=CMD_TIMEOUT)
             g.halt()
     return res
 
@@ -148,7 +200,7 @@ def nocost(profile: str, runs: int = NOCOST_RUNS,
 
 
 def table(on: dict, off: dict, sweep: dict, cost: dict, profile: str,
-          txns: int, mem: int = MEM) -> str:
+          txns: int, mem: int = MEM, multi: dict | None = None) -> str:
     prof = drivemodel.get_profile(profile)
     lines = [f"Kernel transactions (thesis 5.2), profile {profile}: "
              f"{prof.description}; guest memory {mem} MB"]
@@ -167,6 +219,15 @@ def table(on: dict, off: dict, sweep: dict, cost: dict, profile: str,
         for (w, m), r in sorted(sweep.items()):
             lines.append(f"{w:9d} {m:5d} {r[1][0]:7.1f} {r[4][0]:7.1f} "
                          f"{r[16][0]:7.1f}")
+    if multi:
+        lines += ["", f"Multi-user TPC-B (tpcb -m kernel -P P, scale 1, {tpcb.MEM} MB, "
+                  f"{TPCB_RUNS} runs of {TPCB_TXNS}): TPS (s.d.), mean group size, "
+                  "deadlock victims per commit",
+                  f"{'':24s}" + "".join(f" | {'P=' + str(p):>22s}" for p in TPCB_PROCS)]
+        for name, r in multi.items():
+            lines.append(f"{name:24s}" + "".join(
+                f" | {r[p][0]:5.2f} ({r[p][1]:4.2f}) {r[p][2]:4.2f} {r[p][3]:4.2f}"
+                for p in r))
     if cost:
         lines += ["", "No cost to programs that use no transactions (seconds, "
                   "mean and s.d. of 3 alternating boots; thesis: within 1-2%):",
@@ -180,9 +241,10 @@ def table(on: dict, off: dict, sweep: dict, cost: dict, profile: str,
     return "\n".join(lines)
 
 
-def json_tables(on: dict, off: dict, sweep: dict, cost: dict) -> list[dict]:
+def json_tables(on: dict, off: dict, sweep: dict, cost: dict,
+                multi: dict | None = None) -> list[dict]:
     """For bench/report.py: figure 5-7 (no cost to others), and the throughput
-    by processes, which the thesis does not measure."""
+    by processes and the multi-user TPC-B, which the thesis does not measure."""
     tables = []
     for i, (title, unit) in enumerate((("Kernel transactions by P processes", "txn/s"),
                                        ("Mean commit latency", "ms"),
@@ -191,6 +253,17 @@ def json_tables(on: dict, off: dict, sweep: dict, cost: dict) -> list[dict]:
                  for name, res in (("on", on), ("off", off)) for p in res]
         if cells:
             tables.append(results_table(None, title, unit, cells))
+    if multi:
+        for i, (title, unit) in ((0, ("Multi-user TPC-B on kernel transactions, by P "
+                                      "processes", "TPS")),
+                                 (2, ("Multi-user TPC-B: mean group commit size",
+                                      "transactions")),
+                                 (3, ("Multi-user TPC-B: deadlock victims per commit",
+                                      "victims"))):
+            tables.append(results_table(None, title, unit, [
+                cell(name, f"P={p}", r[p][i], r[p][1] if i == 0 else None,
+                     TPCB_RUNS if i == 0 else 1)
+                for name, r in multi.items() for p in r]))
     if sweep:
         tables.append(results_table(None, "Group commit knobs", "txn/s", [
             cell(f"gcwait {w} ms, gcmin {m}", f"P={p}", r[p][0])
@@ -230,6 +303,9 @@ def main(argv: list[str]) -> int:
                     help="also try the group-commit knobs (about 20 minutes)")
     ap.add_argument("--nocost-only", action="store_true",
                     help="only the cost to programs without transactions")
+    ap.add_argument("--tpcb-only", action="store_true",
+                    help="only the multi-user TPC-B (about 13 minutes), "
+                    "in txn-tpcb.txt (no json: the report's txn.json needs all)")
     ap.add_argument("--chapter5", action="store_true",
                     help=f"only the cost to others (figure 5-7), on chapter 5's "
                     f"{CH5_PROFILE} and {CH5_MEM} MB")
@@ -237,27 +313,37 @@ def main(argv: list[str]) -> int:
     mem, stem = MEM, "txn"
     if args.chapter5:
         args.profile, args.nocost_only, mem, stem = CH5_PROFILE, True, CH5_MEM, "txn-ch5"
+    if args.tpcb_only:
+        stem = "txn-tpcb"
     start = time.monotonic()
     on = off = {}
-    if not args.nocost_only:
+    multi = {}
+    if not args.nocost_only and not args.tpcb_only:
         on = throughput(args.profile, args.txns, "")
         off = throughput(args.profile, args.txns, GC_OFF)
+    if not args.nocost_only:
+        multi = {name: tpcb_multi(args.profile, kargs) for name, kargs in TPCB_KARGS}
     sweep = {}
     if args.sweep:
         for w, m in SWEEP:
             sweep[w, m] = throughput(args.profile, args.txns,
                                      f"txn_gcwait={w} txn_gcmin={m}", (1, 4, 16))
-    subprocess.run(["make", "-s", "build/kernel-notxn"], cwd=TOP, check=True)
-    cost = nocost(args.profile, mem=mem)
-    report = table(on, off, sweep, cost, args.profile, args.txns, mem)
+    cost = {}
+    if not args.tpcb_only:
+        subprocess.run(["make", "-s", "build/kernel-notxn"], cwd=TOP, check=True)
+        cost = nocost(args.profile, mem=mem)
+    report = table(on, off, sweep, cost, args.profile, args.txns, mem, multi)
     footer = f"benchmark took {time.monotonic() - start:.0f} s"
     print("\n" + report + "\n", flush=True)
     args.out.mkdir(parents=True, exist_ok=True)
     txt, png = args.out / f"{stem}.txt", args.out / f"{stem}.png"
     txt.write_text(report + "\n\n" + footer + "\n")
+    if args.tpcb_only:
+        print(f"{footer}\nwrote {txt}")
+        return 0
     if on:
         plot(on, off, png)
-    js = write_json(args, "txn", json_tables(on, off, sweep, cost), mem=mem,
+    js = write_json(args, "txn", json_tables(on, off, sweep, cost, multi), mem=mem,
                     runs={"throughput": 1, "no cost": NOCOST_RUNS} if on else NOCOST_RUNS,
                     plots={png.name: []} if on else {}, stem=stem)
     print(f"{footer}\nwrote {txt} and {js.name}" + (f" and {png.name}" if on else ""))
