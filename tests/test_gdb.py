@@ -2,28 +2,15 @@
 operation during a shell command, and the helpers a student uses there."""
 import pexpect
 
-from tests.guest import BUILD, TOP, free_port
+from tests.guest import BUILD, free_port, gdb_batch
 
 
 def test_breakpoint_in_ufs_mkdir_and_helpers(guests):
     port = free_port()
     g = guests.boot(gdb_port=port)
-    gdb = pexpect.spawn("gdb", [
-        "-batch", "-nx",
-        "-ex", f"file {BUILD / 'kernel'}",
-        "-ex", f"target remote 127.0.0.1:{port}",
-        "-ex", f"source {TOP / 'qemu' / 'gdb_helpers.py'}",
-        "-ex", "break ufs_mkdir",
-        "-ex", "continue",
-        "-ex", "ps",
-        "-ex", "bufq",
-        "-ex", "kbt 1",
-        "-ex", "kbt 4242",
-        "-ex", "vnode dvp",
-        "-ex", "inode dvp->v_data",
-        "-ex", "bt 3",
-        "-ex", "delete",
-        "-ex", "detach"], encoding="utf-8", timeout=120)
+    gdb = gdb_batch(port, "gdb_helpers.py", "break ufs_mkdir", "continue", "ps",
+                    "bufq", "kbt 1", "kbt 4242", "vnode dvp", "inode dvp->v_data",
+                    "bt 3")
     # The breakpoint is set before "continue"; typed input waits in
     # QEMU's serial buffer while the machine is stopped.
     gdb.expect("Breakpoint 1 at")

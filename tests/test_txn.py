@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 
 import pexpect
+import pytest
 
 from qemu import lfsdisk
 from tests import fslib
-from tests.guest import BUILD, TOP, free_port
+from tests.guest import free_port, gdb_batch
 
 
 def test_txntests_all_pass_and_leave_a_consistent_file_system(guest):
@@ -54,16 +55,7 @@ def test_gdb_txn_shows_the_locks_and_who_waits_for_whom(guests):
     port = free_port()
     g = guests.boot(gdb_port=port)
     fslib.lfs(g)
-    gdb = pexpect.spawn("gdb", [
-        "-batch", "-nx",
-        "-ex", f"file {BUILD / 'kernel'}",
-        "-ex", f"target remote 127.0.0.1:{port}",
-        "-ex", f"source {TOP / 'qemu' / 'gdb_txn.py'}",
-        "-ex", "break txn_incycle",
-        "-ex", "continue",
-        "-ex", "txn",
-        "-ex", "delete",
-        "-ex", "detach"], encoding="utf-8", timeout=120)
+    gdb = gdb_batch(port, "gdb_txn.py", "break txn_incycle", "continue", "txn")
     gdb.expect("Breakpoint 1 at")
     g.send("/usr/tests/txntests -d /mnt -t nocycle\n")
     gdb.expect(pexpect.EOF)
@@ -75,6 +67,28 @@ def test_gdb_txn_shows_the_locks_and_who_waits_for_whom(guests):
     assert re.search(r"WAITS FOR S ino \d+ page 0\n\s+waits for txn "
                      + m.group(1), out), out
     g.expect(r"2 passed, 0 failed")
+
+
+@pytest.mark.parametrize("elr", [True, False], ids=["early-release", "txn_elr=0"])
+def test_gdb_a_commit_lets_its_locks_go_when_its_write_is_issued(guests, elr):
+    """Just after txn_group_issued, with the commit's write handed to the
+    disk and not yet waited for, GDB's txn command shows the committing
+    transaction forcing and holding nothing; with txn_elr=0 it still holds
+    its exclusive page lock (strict two-phase locking to the end)."""
+    port = free_port()
+    g = guests.boot(gdb_port=port, kargs="" if elr else "txn_elr=0")
+    fslib.lfs(g)
+    gdb = gdb_batch(port, "gdb_txn.py", "break txn_group_issued", "continue",
+                    "finish", "txn")
+    gdb.expect("Breakpoint 1 at")
+    g.send("/usr/tests/txntests -d /mnt -t commit\n")
+    gdb.expect(pexpect.EOF)
+    out = gdb.before.replace("\r", "")
+    # finish: back in the writer, the write issued and not yet waited for
+    assert re.search(r"lfs_segwrite_vnodes .*\n\d+\s+lfs_drain\(fs, 1\);", out), out
+    assert re.search(r"txn \d+: forcing, pid \d+ txntests", out), out
+    assert bool(re.search(r"\s+held X ino \d+ page \d+", out)) != elr, out
+    g.expect(r"\d+ passed, 0 failed")
 
 
 def test_protection_survives_roll_forward(guests):
