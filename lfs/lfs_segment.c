@@ -390,7 +390,7 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	lfs_writeseg(fs, sp, LFS_PSEG_LAST);
 	sp->sg_dataonly = 0;
 	if (flags & SEGM_TXN)
-		txn_group_issued(fs);	/* its locks go: the next can form */
+		txn_group_issued(fs);	/* its locks go now (early release) */
 	lfs_drain(fs, 1);
 	if (error == 0 && (flags & SEGM_CKP)) {
 		fs->lfs_ckpsb.dlfs_clean = (flags & SEGM_UNMOUNT) != 0 &&
