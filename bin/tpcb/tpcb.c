@@ -515,67 +515,6 @@ transaction(struct tpcb *db, const struct mode *m, const struct opts *o,
 	return rv;
 }
 
-/* The LFS counters that matter to TPC-B, if DIR is on an LFS. */
-static void
-lfscounters(const char *dir)
-{
-	struct statfs sfs;
-	struct lfs_stats st;
-	char path[96], line[128];
-	const char *dev;
-	FILE *f;
-
-	if (statfs(dir, &sfs) < 0 || strcmp(sfs.f_fstypename, "lfs") != 0 ||
-	    lfsstats(&sfs.f_fsid, &st, 0) < 0)
-		return;
-	printf("tpcb lfs blocks %llu blocks_clean %llu segs_cleaned %llu "
-	    "psegs %llu psegs_sync %llu clean_segs %d blocks_data %llu "
-	    "blocks_indir %llu blocks_inode %llu blocks_ifile %llu "
-	    "files_dataonly %llu blocks_moved %llu blocks_moved_hot %llu "
-	    "deltas %llu delta_bytes %llu",
-	    (unsigned long long)st.blocks,
-	    (unsigned long long)st.blocks_clean,
-	    (unsigned long long)st.segs_cleaned, (unsigned long long)st.psegs,
-	    (unsigned long long)st.psegs_sync, (int)st.clean_segs,
-	    (unsigned long long)st.blocks_data,
-	    (unsigned long long)st.blocks_indir,
-	    (unsigned long long)st.blocks_inode,
-	    (unsigned long long)st.blocks_ifile,
-	    (unsigned long long)st.files_dataonly,
-	    (unsigned long long)st.blocks_moved,
-	    (unsigned long long)st.blocks_moved_hot,
-	    (unsigned long long)st.deltas,
-	    (unsigned long long)st.delta_bytes);
-	dev = sfs.f_mntfromname;
-	if (strncmp(dev, "/dev/", 5) == 0)
-		dev += 5;
-	snprintf(path, sizeof(path), "/var/run/lfs_cleanerd.%s", dev);
-	if ((f = fopen(path, "r")) != NULL) {
-		while (fgets(line, sizeof(line), f) != NULL) {
-			char *tab = strchr(line, '\t');
-
-			if (tab == NULL || strncmp(line, "pid", 3) == 0)
-				continue;
-			*tab = '\0';
-			tab[strcspn(tab + 1, "\n") + 1] = '\0';
-			printf(" cleaner_%s %s", line, tab + 1);
-		}
-		fclose(f);
-	}
-	printf("\n");
-}
-
-/* The LFS counters of DIR's file system (0: it is not an LFS). */
-static int
-lfsnow(const char *dir, struct lfs_stats *st)
-{
-	struct statfs sfs;
-
-	return statfs(dir, &sfs) == 0 &&
-	    strcmp(sfs.f_fstypename, "lfs") == 0 &&
-	    lfsstats(&sfs.f_fsid, st, 0) == 0;
-}
-
 /* What a process of a -P run did, for its parent's totals. */
 struct share {
 	u_int64_t committed, retried;

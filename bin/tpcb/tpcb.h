@@ -1,7 +1,8 @@
 /*
  * tpcb: the modified TPC-B of thesis 5.3.1 and 7.8, and SCAN (5.3.3).
- * What tpcb.c (the transactions), load.c (creating the database) and
- * check.c (the consistency check and the scan) share.
+ * What tpcb.c (the transactions), load.c (creating the database),
+ * check.c (the consistency check and the scan) and lfs.c (the counters
+ * of the LFS under it) share.
  *
  * The database is a directory: account, teller and branch are primary
  * B-trees keyed by a 4-byte big-endian id with 100-byte records (TPC-B's
@@ -59,5 +60,9 @@ int	 check(const char *);
 int	 scan(const char *, u_int32_t);
 long long now_us(void);
 void	 pr_rate(const char *, unsigned long long, long long);
+/* lfs.c: the LFS under the database, if it is one */
+struct lfs_stats;
+void	 lfscounters(const char *);
+int	 lfsnow(const char *, struct lfs_stats *);
 
 #endif
