@@ -206,13 +206,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def gdb_batch(port: int, helpers: str, *commands: str) -> pexpect.spawn:
+def gdb_batch(port: int, helpers: str | None, *commands: str) -> pexpect.spawn:
     """GDB in batch mode on the guest's gdbstub at port, with the kernel's
-    symbols and qemu/HELPERS sourced: runs commands, then deletes its
-    breakpoints and lets the guest go.  Its output is all there at EOF."""
+    symbols and qemu/HELPERS sourced (if named): runs commands, then deletes
+    its breakpoints and lets the guest go.  Its output is all there at EOF."""
     args = ["-batch", "-nx", "-ex", f"file {BUILD / 'kernel'}",
-            "-ex", f"target remote 127.0.0.1:{port}",
-            "-ex", f"source {TOP / 'qemu' / helpers}"]
+            "-ex", f"target remote 127.0.0.1:{port}"]
+    if helpers is not None:
+        args += ["-ex", f"source {TOP / 'qemu' / helpers}"]
     for c in (*commands, "delete", "detach"):
         args += ["-ex", c]
     return pexpect.spawn("gdb", args, encoding="utf-8", timeout=120)

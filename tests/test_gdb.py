@@ -2,7 +2,7 @@
 operation during a shell command, and the helpers a student uses there."""
 import pexpect
 
-from tests.guest import BUILD, free_port, gdb_batch
+from tests.guest import free_port, gdb_batch
 
 
 def test_breakpoint_in_ufs_mkdir_and_helpers(guests):
@@ -41,12 +41,7 @@ def test_kernel_fault_panics_with_frame_and_backtrace(guests):
     backtrace, then (panic=poweroff) power off."""
     port = free_port()
     g = guests.boot(gdb_port=port, kargs="panic=poweroff")
-    gdb = pexpect.spawn("gdb", [
-        "-batch", "-nx",
-        "-ex", f"file {BUILD / 'kernel'}",
-        "-ex", f"target remote 127.0.0.1:{port}",
-        "-ex", "set var rootvnode->v_op = (void *)0x10",
-        "-ex", "detach"], encoding="utf-8", timeout=60)
+    gdb = gdb_batch(port, None, "set var rootvnode->v_op = (void *)0x10")
     gdb.expect(pexpect.EOF)
     g.send("ls /\n")
     g.expect("system halted")
@@ -67,20 +62,14 @@ def test_the_kernels_printf_formats_as_libcs(guests):
     port = free_port()
     g = guests.boot(gdb_port=port)
     fmt = "[%.*s|%*d|%-4u|%+d|%05x|%llu|%hhd|%#o|%y]"
-    gdb = pexpect.spawn("gdb", [
-        "-batch", "-nx",
-        "-ex", f"file {BUILD / 'kernel'}",
-        "-ex", f"target remote 127.0.0.1:{port}",
-        "-ex", "break ufs_mkdir",
-        "-ex", "continue",
-        "-ex", "set var $m = (char *)malloc(512, 0x100)",
-        "-ex", f'set var {{char[{len(fmt) + 1}]}}$m = "{fmt}"',
-        "-ex", 'set var {char[7]}($m + 128) = "abcdef"',
-        "-ex", "set var $n = (int)snprintf($m + 256, 200, $m, 3, $m + 128, 4, 42, 7, 5, "
-               "0xbeef, 12345678901LL, 300, 8)",
-        "-ex", "printf \"out=<%s> n=%d\\n\", $m + 256, $n",
-        "-ex", "delete",
-        "-ex", "detach"], encoding="utf-8", timeout=120)
+    gdb = gdb_batch(
+        port, None, "break ufs_mkdir", "continue",
+        "set var $m = (char *)malloc(512, 0x100)",
+        f'set var {{char[{len(fmt) + 1}]}}$m = "{fmt}"',
+        'set var {char[7]}($m + 128) = "abcdef"',
+        "set var $n = (int)snprintf($m + 256, 200, $m, 3, $m + 128, 4, 42, 7, 5, "
+        "0xbeef, 12345678901LL, 300, 8)",
+        "printf \"out=<%s> n=%d\\n\", $m + 256, $n")
     gdb.expect("Breakpoint 1 at")
     g.send("mkdir /tmp/fromgdb\n")
     gdb.expect(pexpect.EOF)

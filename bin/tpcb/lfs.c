@@ -13,6 +13,15 @@
 #include "sys/ufs/lfs.h"
 #include "bin/tpcb/tpcb.h"
 
+/* DIR's file system and its LFS counters (0: it is not an LFS). */
+static int
+lfsof(const char *dir, struct statfs *sfs, struct lfs_stats *st)
+{
+	return statfs(dir, sfs) == 0 &&
+	    strcmp(sfs->f_fstypename, "lfs") == 0 &&
+	    lfsstats(&sfs->f_fsid, st, 0) == 0;
+}
+
 /* The LFS counters that matter to TPC-B, if DIR is on an LFS. */
 void
 lfscounters(const char *dir)
@@ -23,8 +32,7 @@ lfscounters(const char *dir)
 	const char *dev;
 	FILE *f;
 
-	if (statfs(dir, &sfs) < 0 || strcmp(sfs.f_fstypename, "lfs") != 0 ||
-	    lfsstats(&sfs.f_fsid, &st, 0) < 0)
+	if (!lfsof(dir, &sfs, &st))
 		return;
 	printf("tpcb lfs blocks %llu blocks_clean %llu segs_cleaned %llu "
 	    "psegs %llu psegs_sync %llu clean_segs %d blocks_data %llu "
@@ -69,7 +77,5 @@ lfsnow(const char *dir, struct lfs_stats *st)
 {
 	struct statfs sfs;
 
-	return statfs(dir, &sfs) == 0 &&
-	    strcmp(sfs.f_fstypename, "lfs") == 0 &&
-	    lfsstats(&sfs.f_fsid, st, 0) == 0;
+	return lfsof(dir, &sfs, st);
 }
