@@ -8,9 +8,10 @@ kernel's transactions on BSD-LFS (thesis 5.2, figure 5-3).
 
 The guest has 16 MB of memory, as the thesis' HP 9000/380 had (the kernel's
 buffer cache is a tenth of it; tpcb's account page cache is 1 MB).  For each
-configuration it makes a file system at the start of sd1, loads the database
-(tpcb -i: SCALE TPS of TPC-B, 100,000 accounts, 10 tellers and 1 branch per
-TPS, account leaves half full as in the thesis), and runs
+configuration it boots a guest of its own, makes a file system at the start
+of sd1, loads the database (tpcb -i: SCALE TPS of TPC-B, 100,000 accounts,
+10 tellers and 1 branch per TPS, account leaves half full as in the thesis),
+and runs
 
     tpcb -m user -r RUNS -n TXNS [-u SEGS]        (-m kernel: LFS-K...)
 
@@ -568,13 +569,14 @@ def main(argv: list[str]) -> int:
                  f"(there are {','.join(CONFIGS)})")
     start = time.monotonic()
     res: dict[str, Result] = {}
-    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
-        with Guest(Path(tmp), profile=args.profile, mem=args.mem) as g:
-            for name in args.configs.split(","):
+    for name in args.configs.split(","):
+        # A guest of its own: what ran before must not change the figure.
+        with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+            with Guest(Path(tmp), profile=args.profile, mem=args.mem) as g:
                 print(f"{name}:", flush=True)
                 res[name] = measure(g, name, args, lambda s: print(s, flush=True))
                 print(f"  {name}: {res[name].seconds:.0f} s", flush=True)
-            g.halt()
+                g.halt()
     report = table(res, args)
     footer = (f"benchmark took {time.monotonic() - start:.0f} s ("
               + ", ".join(f"{n} {r.seconds:.0f} s" for n, r in res.items()) + ")")
