@@ -89,7 +89,7 @@ from pathlib import Path
 
 from bench.driver import cell, parser, plotter, pyplot, results_table, savefig, write_json
 from qemu import drivemodel
-from tests.guest import Guest
+from tests.guest import Guest, GuestError
 
 MEM = 16
 # --chapter5: chapter 5's machine and disk (5.3).
@@ -569,15 +569,23 @@ def main(argv: list[str]) -> int:
                  f"(there are {','.join(CONFIGS)})")
     start = time.monotonic()
     res: dict[str, Result] = {}
+    failed: dict[str, str] = {}
     for name in args.configs.split(","):
         # A guest of its own: what ran before must not change the figure.
         with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
             with Guest(Path(tmp), profile=args.profile, mem=args.mem) as g:
                 print(f"{name}:", flush=True)
-                res[name] = measure(g, name, args, lambda s: print(s, flush=True))
+                try:
+                    res[name] = measure(g, name, args, lambda s: print(s, flush=True))
+                except GuestError as e:
+                    # Reported, not lost with the others' figures.
+                    failed[name] = " ".join(str(e).split())[:300]
+                    print(f"  {name}: FAILED: {failed[name]}", flush=True)
+                    continue
                 print(f"  {name}: {res[name].seconds:.0f} s", flush=True)
                 g.halt()
-    report = table(res, args)
+    report = table(res, args) + "".join(
+        f"\n{n}: FAILED, no figure: {why}" for n, why in failed.items())
     footer = (f"benchmark took {time.monotonic() - start:.0f} s ("
               + ", ".join(f"{n} {r.seconds:.0f} s" for n, r in res.items()) + ")")
     print("\n" + report + "\n\n" + footer, flush=True)
@@ -585,7 +593,12 @@ def main(argv: list[str]) -> int:
     txt, png = args.out / f"{stem}.txt", args.out / f"{stem}.png"
     txt.write_text(report + "\n\n" + footer + "\n")
     plot(res, args, png)
-    js = write_json(args, "tpcb", json_tables(res, args.chapter5), mem=args.mem,
+    tables = json_tables(res, args.chapter5)
+    if failed:
+        tables.append(results_table(None, "Configurations that failed", "TPS",
+                                    [cell(n, "TPS", None, note=f"failed: {why}")
+                                     for n, why in failed.items()]))
+    js = write_json(args, "tpcb", tables, mem=args.mem,
                     runs=args.runs, stem=stem,
                     plots={png.name: ["figure 5-6" if args.chapter5 else "table 7-9"]})
     print(f"wrote {txt}, {js.name} and {png.name}")
