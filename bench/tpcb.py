@@ -86,6 +86,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Optional
 
 from bench.driver import cell, parser, plotter, pyplot, results_table, savefig, write_json
 from qemu import drivemodel
@@ -434,10 +435,12 @@ def table(res: dict[str, Result], args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-def json_tables(res: dict[str, Result], chapter5: bool = False) -> list[dict]:
+def json_tables(res: dict[str, Result], chapter5: bool = False,
+                failed: Optional[dict[str, str]] = None) -> list[dict]:
     """For bench/report.py: table 7-9 with the ratios and the cleaner's figures
     of 7.8's text, figure 5-6 (chapter 5's TPC-B), and SCAN (figures 5-8, 5-9);
-    chapter5: only chapter 5's figures, table 7-9's TPS to draw 5-9 with."""
+    chapter5: only chapter 5's figures, table 7-9's TPS to draw 5-9 with;
+    failed: the configurations that gave no figure, and why."""
     main = []
     for name, r in res.items():
         t = THESIS[name]
@@ -509,6 +512,10 @@ def json_tables(res: dict[str, Result], chapter5: bool = False) -> list[dict]:
                                            "faster"}.get(n)))
         tables.append(results_table("figure 5-9", "Transactions between scans for LFS to "
                                     "break even", "transactions", even))
+    if failed:      # reported, not lost with the others' figures
+        tables.append(results_table(None, "Configurations that failed", "TPS",
+                                    [cell(n, "TPS", None, note=f"failed: {why}")
+                                     for n, why in failed.items()]))
     return tables
 
 
@@ -593,12 +600,7 @@ def main(argv: list[str]) -> int:
     txt, png = args.out / f"{stem}.txt", args.out / f"{stem}.png"
     txt.write_text(report + "\n\n" + footer + "\n")
     plot(res, args, png)
-    tables = json_tables(res, args.chapter5)
-    if failed:
-        tables.append(results_table(None, "Configurations that failed", "TPS",
-                                    [cell(n, "TPS", None, note=f"failed: {why}")
-                                     for n, why in failed.items()]))
-    js = write_json(args, "tpcb", tables, mem=args.mem,
+    js = write_json(args, "tpcb", json_tables(res, args.chapter5, failed), mem=args.mem,
                     runs=args.runs, stem=stem,
                     plots={png.name: ["figure 5-6" if args.chapter5 else "table 7-9"]})
     print(f"wrote {txt}, {js.name} and {png.name}")

@@ -407,6 +407,24 @@ def test_tpcb_refuses_an_unknown_configuration(capsys):
     assert "no configuration LFS-X" in capsys.readouterr().err
 
 
+def test_a_failed_tpcb_configuration_is_reported_beside_the_others(tmp_path):
+    """A configuration that gave no figure (bench/tpcb.py goes on to the next)
+    is named in the report with why, and the others' figures are kept."""
+    out = tmp_path / "bench"
+    out.mkdir()
+    res = tpcb_results(["FFS", "EFS", "LFS"])
+    why = "transaction 8191: No space left on device"
+    write_json(args(out, scale=1, runs=3), "tpcb",
+               tpcb.json_tables(res, failed={"LFS-C256K": why}), mem=16, runs=3)
+    text = make_report(out, tmp_path)
+    assert row(section(text, "### Table 7-9: TPC-B performance results (7.8)"),
+               "LFS", "TPS")[3].startswith("21.50 (")
+    alone = section(text, "### `tpcb`")
+    assert "*Configurations that failed* (TPS)" in alone
+    assert row(alone, "LFS-C256K") == ["LFS-C256K", fmt(None)]
+    assert f"- LFS-C256K, TPS: failed: {why}" in alone
+
+
 def test_a_driver_that_did_not_run_is_named(tmp_path):
     out = tmp_path / "bench"
     out.mkdir()
