@@ -264,16 +264,21 @@ lfs_availfits(struct lfs *fs, int nwrite, int over)
 struct lfs_wait {
 	u_int32_t pass;		/* lfs_cleanerpass when the cleaner last gained */
 	u_int32_t cleaned;	/* segs_cleaned then */
-	int	waited;		/* seconds */
+	u_int32_t since;	/* ticks then */
+	u_int32_t start;	/* ticks when the wait began */
+	int	waited;		/* times woken */
 };
 
 /*
- * Wake the cleaner and wait a while for it to reclaim segments, or say
- * ENOSPC: no cleaner runs, or it has ended two passes since it last
- * gained a segment (what is free is too scattered to gather; the caller
- * may hold a directory's lock, and an unlink that would make room may be
- * waiting for it), or 10 s have passed (a cleaner that never comes back
- * to lfs_segwait).
+ * Wake the cleaner and wait for it to reclaim segments, or say ENOSPC:
+ * no cleaner runs, or it has ended two passes since it last gained a
+ * segment (what is free is too scattered to gather; the caller may hold
+ * a directory's lock, and an unlink that would make room may be waiting
+ * for it), or 10 s have passed since it last gained one (a cleaner that
+ * never comes back to lfs_segwait), or 60 s in all (one whose gains its
+ * own copies eat).  Time, not wake-ups: every lfs_segclean wakes us, and
+ * a cleaner that gains slowly (small segments, mostly live) may take
+ * longer than ten of them to make room.
  */
 static int
 lfs_waitcleaner(struct lfs *fs, struct lfs_wait *w)
@@ -288,10 +293,19 @@ lfs_waitcleaner(struct lfs *fs, struct lfs_wait *w)
 	if (!w->waited || fs->lfs_stats.segs_cleaned != w->cleaned) {
 		w->pass = fs->lfs_cleanerpass;	/* it gains: wait on */
 		w->cleaned = fs->lfs_stats.segs_cleaned;
+		w->since = ticks;
+		if (!w->waited)
+			w->start = ticks;
 	} else if (fs->lfs_cleanerpass - w->pass >= 2)
 		return ENOSPC;
-	if (++w->waited > 10)
+	if (ticks - w->since > (u_int32_t)(10 * hz) ||
+	    ticks - w->start > (u_int32_t)(60 * hz)) {
+		printf("lfs: %s: the cleaner made no room in %s; a write "
+		    "gives up (ENOSPC)\n", fs->lfs_ump->um_fspec,
+		    ticks - w->since > (u_int32_t)(10 * hz) ? "10 s" : "60 s");
 		return ENOSPC;
+	}
+	w->waited++;
 	fs->lfs_stats.cleaner_waits++;
 	wakeup(&fs->lfs_cleaners);
 	tsleep(&fs->lfs_dlfs.dlfs_avail, 0, "lfsspace", hz);
@@ -311,7 +325,7 @@ lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 	struct dlfs *d = &fs->lfs_dlfs;
 	int32_t cleanres = d->dlfs_minfreeseg * d->dlfs_ssize;
 	int32_t userres = (int64_t)d->dlfs_dsize * d->dlfs_minfree / 100;
-	struct lfs_wait w = { 0, 0, 0 };
+	struct lfs_wait w = { 0, 0, 0, 0, 0 };
 	int error;
 
 	if (cred != NULL && cred->cr_uid == 0)
@@ -345,7 +359,7 @@ lfs_reserve(struct lfs *fs, int n, int nwrite, struct ucred *cred, int wait)
 int
 lfs_writeroom(struct lfs *fs, int wait)
 {
-	struct lfs_wait w = { 0, 0, 0 };
+	struct lfs_wait w = { 0, 0, 0, 0, 0 };
 	int error;
 
 	if (lfs_availfits(fs, 0, lfs_overhead(fs, 0)))
