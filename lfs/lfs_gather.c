@@ -262,13 +262,26 @@ lfs_writeinode(struct lfs *fs, struct segment *sp, struct inode *ip)
 		return 0;		/* freed: its map entry says so */
 	}
 	ufs_itimes(ip);
-	if (sp->sg_ninos == sp->sg_niblks * (int)d->dlfs_inopb) {
-		if ((error = lfs_needroom(fs, sp, 0, 0, 1)) != 0)
-			return error;
-		sp->sg_iblks[sp->sg_niblks++] = malloc(d->dlfs_bsize,
-		    M_WAITOK | M_ZERO);
+	/*
+	 * Written already into this partial segment: the same slot again.
+	 * A second copy in the same inode block would leave two, and
+	 * lfs_readdin takes the first one it finds.
+	 */
+	for (dp = NULL, i = 0; i < sp->sg_ninos && dp == NULL; i++) {
+		dp = &sp->sg_iblks[i / d->dlfs_inopb][i % d->dlfs_inopb];
+		if (dp->di_inumber != ip->i_number)
+			dp = NULL;
 	}
-	dp = &sp->sg_iblks[sp->sg_niblks - 1][sp->sg_ninos++ % d->dlfs_inopb];
+	if (dp == NULL) {
+		if (sp->sg_ninos == sp->sg_niblks * (int)d->dlfs_inopb) {
+			if ((error = lfs_needroom(fs, sp, 0, 0, 1)) != 0)
+				return error;
+			sp->sg_iblks[sp->sg_niblks++] = malloc(d->dlfs_bsize,
+			    M_WAITOK | M_ZERO);
+		}
+		dp = &sp->sg_iblks[sp->sg_niblks - 1]
+		    [sp->sg_ninos++ % d->dlfs_inopb];
+	}
 	*dp = ip->i_din;
 	dp->di_inumber = ip->i_number;
 	if (TXN_PROTECTED(ITOV(ip)))

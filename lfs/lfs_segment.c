@@ -14,6 +14,10 @@
  *            vnodes, then the ifile and its inode (lfs_writeifile).
  *            These partial segments carry SS_DIROP, all but the last
  *            SS_CONT: the ifile inode's is the commit (thesis 6.3.3).
+ *            A plain write that finds no dirop in progress goes on in
+ *            pass 1's partial segment, and its ifile joins the inodes
+ *            before it (lfs_onepartial, lfs_writeifile): one summary
+ *            and one inode block where there were up to three.
  *
  * A commit (SEGM_TXN) ends with the DELTAs of the pages it does not
  * write whole (lfs_txndelta.c), a forced write of a plain file with the
@@ -104,8 +108,40 @@ lfs_touch(struct lfs *fs, void *entry, struct lfs_ifref *r)
 }
 
 /*
- * The ifile and its inode, last, in a partial segment of their own (the
- * inodes before them must be in the map first); rounds until it is clean.
+ * The ifile blocks that closing the open partial segment changes for its
+ * inodes (lfs_mapinodes): each one's map entry, and the usage of the
+ * segment it leaves.
+ */
+static void
+lfs_touchinodes(struct lfs *fs, struct segment *sp)
+{
+	struct dlfs *d = &fs->lfs_dlfs;
+	struct lfs_ifref r;
+	IFILE *ifp;
+	u_int32_t old;
+	int j;
+
+	for (j = 0; j < sp->sg_ninos; j++) {
+		struct dinode *dp =
+		    &sp->sg_iblks[j / d->dlfs_inopb][j % d->dlfs_inopb];
+
+		if (dp->di_inumber == LFS_IFILE_INUM ||
+		    (ifp = LFS_IENTRY(fs, dp->di_inumber, &r)) == NULL)
+			continue;
+		old = ifp->if_daddr;
+		lfs_touch(fs, ifp, &r);
+		if (old != LFS_UNUSED_DADDR && old < d->dlfs_size)
+			lfs_touch(fs, LFS_SEGENTRY(fs, lfs_dtosn(d, old), &r),
+			    &r);
+	}
+}
+
+/*
+ * The ifile and its inode, last.  Closing a partial segment maps its
+ * inodes, so the ifile that follows them must carry those changes: in
+ * the same partial segment when the writer has touched the blocks they
+ * change first (a plain write), else in one of its own.  Rounds until it
+ * is clean.
  */
 #define LFS_IFROUNDS	6
 static int
@@ -117,7 +153,11 @@ lfs_writeifile(struct lfs *fs, struct segment *sp)
 	int round, error = 0;
 
 	LFS_ASSERT_SEGLOCK(fs);
-	lfs_writeseg(fs, sp, LFS_PSEG_MORE);
+	if (sp->sg_open && !sp->sg_dataonly &&
+	    !(sp->sg_flags & (SEGM_TXN | SEGM_DATAONLY | SEGM_CLEAN)))
+		lfs_touchinodes(fs, sp);
+	else
+		lfs_writeseg(fs, sp, LFS_PSEG_MORE);
 	if (sp->sg_flags & SEGM_CKP)
 		lfs_clearactive(fs);
 	sp->sg_ifile = 1;
@@ -126,7 +166,12 @@ lfs_writeifile(struct lfs *fs, struct segment *sp)
 		lfs_touch(fs, LFS_CLEANERINFO(fs, &r), &r);
 		lfs_touch(fs, LFS_SEGENTRY(fs, d->dlfs_curseg, &r), &r);
 		lfs_touch(fs, LFS_IENTRY(fs, LFS_IFILE_INUM, &r), &r);
-		if ((error = lfs_initseg(fs, sp, LFS_MINPSEG)) != 0)
+		if (d->dlfs_idaddr != LFS_UNUSED_DADDR &&
+		    d->dlfs_idaddr < d->dlfs_size)
+			lfs_touch(fs, LFS_SEGENTRY(fs,
+			    lfs_dtosn(d, d->dlfs_idaddr), &r), &r);
+		if (!sp->sg_open &&
+		    (error = lfs_initseg(fs, sp, LFS_MINPSEG)) != 0)
 			break;
 		if ((error = lfs_writefile(fs, sp, ivp)) != 0)
 			break;
@@ -309,6 +354,29 @@ lfs_reapheld(struct lfs *fs, struct mount *mp)
 	free(vps);
 }
 
+/*
+ * May pass 2 go on in pass 1's open partial segment (one summary, one
+ * inode block, one transfer less)?  For a plain write, whose partial
+ * segments promise roll-forward nothing of their own (a forced write's
+ * and the cleaner's do); when no dirop is in progress, so the writer
+ * goes through the gate without sleeping and nothing changes between
+ * the passes; and when no vnode pass 1 wrote has joined a dirop since
+ * (pass 2 would put its inode in the same partial segment again).
+ */
+static int
+lfs_onepartial(struct lfs *fs, struct segment *sp, struct vnode **vps, int n)
+{
+	int i;
+
+	if ((sp->sg_flags & (SEGM_TXN | SEGM_DATAONLY | SEGM_CLEAN)) ||
+	    sp->sg_dataonly || fs->lfs_dirops > 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (vps[i]->v_flag & VDIROP)
+			return 0;
+	return 1;
+}
+
 /* Write everything dirty of mp to the log (see the top of the file). */
 int
 lfs_segwrite(struct mount *mp, int flags)
@@ -371,9 +439,14 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	if (flags & SEGM_CLEAN)
 		dirop = 0;		/* dirops wait for the next write */
 	if (error == 0 && (dirop || (flags & SEGM_CKP))) {
-		lfs_writeseg(fs, sp, LFS_PSEG_LAST);
-		sp->sg_dataonly = 0;
-		lfs_drain(fs, 1);
+		if (!lfs_onepartial(fs, sp, vps1, n1)) {
+			lfs_writeseg(fs, sp, LFS_PSEG_LAST);
+			sp->sg_dataonly = 0;
+			/* A dirop in progress may wait for a buffer that
+			 * only the writer's drain lets go. */
+			if (fs->lfs_dirops > 0)
+				lfs_drain(fs, 1);
+		}
 		lfs_writer_enter(fs);
 		sp->sg_dirop = dirop || fs->lfs_doneops;
 		fs->lfs_doneops = 0;

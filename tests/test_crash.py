@@ -62,17 +62,31 @@ def pick(name: str, candidates: list) -> list:
     return sorted(rng.sample(candidates, min(PICK, len(candidates))))
 
 
+def finfo_inos(data: bytes, s) -> list[int]:
+    """The inode numbers of the FINFOs of summary s (at the start of data)."""
+    off, inos = lfsdisk.SEGSUM.size, []
+    for _ in range(s.nfinfo):
+        if off + lfsdisk.FINFO.size > len(data):
+            break
+        n, _, ino, _ = lfsdisk.FINFO.unpack_from(data, off)
+        inos.append(ino)
+        off += lfsdisk.FINFO.size + 4 * n
+    return inos
+
+
 def ifile_rounds(rec, rp) -> tuple[list[int], list]:
     """The writes that end a partial segment holding the ifile's inode
     without SS_CKP or SS_DIROP: a checkpoint's ifile round that was not its
-    last, whose copy of the segment usage table may miss the next segment."""
+    last, whose copy of the segment usage table may miss the next segment.
+    (The ifile is the last file of its partial segment, after the inodes a
+    plain write puts with it.)"""
     points = []
     for r in rp.records[rec.baseline:rec.end]:
         if len(r.data) < lfsdisk.SEGSUM.size + lfsdisk.FINFO.size:
             continue
         s = lfsdisk.Summary(*lfsdisk.SEGSUM.unpack_from(r.data))
-        ino = lfsdisk.FINFO.unpack_from(r.data, lfsdisk.SEGSUM.size)[2]
-        if (s.magic == lfsdisk.SS_MAGIC and s.ninos > 0 and ino == 1 and
+        if (s.magic == lfsdisk.SS_MAGIC and s.ninos > 0 and
+                1 in finfo_inos(r.data, s) and
                 not s.flags & (lfsdisk.SS_CKP | lfsdisk.SS_DIROP)):
             points.append(r.seq)
     return pick("ifile rounds", points), []
