@@ -300,9 +300,11 @@ lfs_waitcleaner(struct lfs *fs, struct lfs_wait *w)
 		return ENOSPC;
 	if (ticks - w->since > (u_int32_t)(10 * hz) ||
 	    ticks - w->start > (u_int32_t)(60 * hz)) {
-		printf("lfs: %s: the cleaner made no room in %s; a write "
-		    "gives up (ENOSPC)\n", fs->lfs_ump->um_fspec,
-		    ticks - w->since > (u_int32_t)(10 * hz) ? "10 s" : "60 s");
+		printf("lfs: %s: file system full: %s\n",
+		    fs->lfs_ump->um_fspec,
+		    ticks - w->since > (u_int32_t)(10 * hz) ?
+		    "no segment cleaned in 10 s" :
+		    "the cleaner made too little room in 60 s");
 		return ENOSPC;
 	}
 	w->waited++;
