@@ -283,6 +283,8 @@ struct lfs_wait {
 static int
 lfs_waitcleaner(struct lfs *fs, struct lfs_wait *w)
 {
+	int stalled;
+
 	if (!lfs_cleaner_alive(fs)) {
 		if (!w->waited)
 			printf("lfs: %s: out of clean segments and no "
@@ -298,11 +300,10 @@ lfs_waitcleaner(struct lfs *fs, struct lfs_wait *w)
 			w->start = ticks;
 	} else if (fs->lfs_cleanerpass - w->pass >= 2)
 		return ENOSPC;
-	if (ticks - w->since > (u_int32_t)(10 * hz) ||
-	    ticks - w->start > (u_int32_t)(60 * hz)) {
+	stalled = ticks - w->since > (u_int32_t)(10 * hz);
+	if (stalled || ticks - w->start > (u_int32_t)(60 * hz)) {
 		printf("lfs: %s: file system full: %s\n",
-		    fs->lfs_ump->um_fspec,
-		    ticks - w->since > (u_int32_t)(10 * hz) ?
+		    fs->lfs_ump->um_fspec, stalled ?
 		    "no segment cleaned in 10 s" :
 		    "the cleaner made too little room in 60 s");
 		return ENOSPC;

@@ -156,6 +156,11 @@ struct segment {
 	int	sg_nvps;		/* NULL: every dirty vnode */
 };
 
+/* The i-th inode written into the open partial segment. */
+#define lfs_inoslot(fs, sp, i) \
+	(&(sp)->sg_iblks[(i) / (fs)->lfs_dlfs.dlfs_inopb] \
+	    [(i) % (fs)->lfs_dlfs.dlfs_inopb])
+
 /* lfs_writeseg's last: is the partial segment it closes this write's last? */
 #define LFS_PSEG_MORE		0	/* no: more of this write follow */
 #define LFS_PSEG_LAST		1	/* yes (a dirop's or a checkpoint's

@@ -268,7 +268,7 @@ lfs_writeinode(struct lfs *fs, struct segment *sp, struct inode *ip)
 	 * lfs_readdin takes the first one it finds.
 	 */
 	for (dp = NULL, i = 0; i < sp->sg_ninos && dp == NULL; i++) {
-		dp = &sp->sg_iblks[i / d->dlfs_inopb][i % d->dlfs_inopb];
+		dp = lfs_inoslot(fs, sp, i);
 		if (dp->di_inumber != ip->i_number)
 			dp = NULL;
 	}
@@ -279,8 +279,8 @@ lfs_writeinode(struct lfs *fs, struct segment *sp, struct inode *ip)
 			sp->sg_iblks[sp->sg_niblks++] = malloc(d->dlfs_bsize,
 			    M_WAITOK | M_ZERO);
 		}
-		dp = &sp->sg_iblks[sp->sg_niblks - 1]
-		    [sp->sg_ninos++ % d->dlfs_inopb];
+		dp = lfs_inoslot(fs, sp, sp->sg_ninos);
+		sp->sg_ninos++;
 	}
 	*dp = ip->i_din;
 	dp->di_inumber = ip->i_number;

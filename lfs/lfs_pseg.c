@@ -97,36 +97,33 @@ lfs_mapinodes(struct lfs *fs, struct segment *sp, u_int32_t iaddr)
 {
 	struct dlfs *d = &fs->lfs_dlfs;
 	int32_t dsize = sizeof(struct dinode);
-	int j, k;
+	int i;
 
 	LFS_ASSERT_SEGLOCK(fs);
 	lfs_seguse_add(fs, iaddr, sp->sg_ninos * dsize);
-	for (j = 0; j < sp->sg_niblks; j++) {
-		int n = MIN((int)d->dlfs_inopb, sp->sg_ninos - j * (int)d->dlfs_inopb);
+	for (i = 0; i < sp->sg_ninos; i++) {
+		struct dinode *dp = lfs_inoslot(fs, sp, i);
+		u_int32_t daddr = iaddr + i / d->dlfs_inopb;	/* its block */
+		struct lfs_ifref r;
+		IFILE *ifp;
+		u_int32_t old;
 
-		for (k = 0; k < n; k++) {
-			struct dinode *dp = &sp->sg_iblks[j][k];
-			struct lfs_ifref r;
-			IFILE *ifp;
-			u_int32_t old;
-
-			if (dp->di_inumber == LFS_IFILE_INUM)
-				d->dlfs_idaddr = iaddr + j;
-			if ((ifp = LFS_IENTRY(fs, dp->di_inumber, &r)) == NULL) {
-				lfs_seguse_add(fs, iaddr, -dsize);
-				continue;
-			}
-			old = ifp->if_daddr;
-			if (old == LFS_UNUSED_DADDR ||
-			    ifp->if_version != (u_int32_t)dp->di_gen) {
-				lfs_ifput(fs, &r, 0);	/* freed meanwhile */
-				lfs_seguse_add(fs, iaddr, -dsize);
-				continue;
-			}
-			ifp->if_daddr = iaddr + j;
-			lfs_ifput(fs, &r, 1);
-			lfs_seguse_add(fs, old, -dsize);
+		if (dp->di_inumber == LFS_IFILE_INUM)
+			d->dlfs_idaddr = daddr;
+		if ((ifp = LFS_IENTRY(fs, dp->di_inumber, &r)) == NULL) {
+			lfs_seguse_add(fs, iaddr, -dsize);
+			continue;
 		}
+		old = ifp->if_daddr;
+		if (old == LFS_UNUSED_DADDR ||
+		    ifp->if_version != (u_int32_t)dp->di_gen) {
+			lfs_ifput(fs, &r, 0);	/* freed meanwhile */
+			lfs_seguse_add(fs, iaddr, -dsize);
+			continue;
+		}
+		ifp->if_daddr = daddr;
+		lfs_ifput(fs, &r, 1);
+		lfs_seguse_add(fs, old, -dsize);
 	}
 }
 

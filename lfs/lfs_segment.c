@@ -122,8 +122,7 @@ lfs_touchinodes(struct lfs *fs, struct segment *sp)
 	int j;
 
 	for (j = 0; j < sp->sg_ninos; j++) {
-		struct dinode *dp =
-		    &sp->sg_iblks[j / d->dlfs_inopb][j % d->dlfs_inopb];
+		struct dinode *dp = lfs_inoslot(fs, sp, j);
 
 		if (dp->di_inumber == LFS_IFILE_INUM ||
 		    (ifp = LFS_IENTRY(fs, dp->di_inumber, &r)) == NULL)
