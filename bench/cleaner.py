@@ -160,7 +160,7 @@ def main(argv: list[str]) -> int:
         ap.error("--fullness: each between 30 and 95")
     if args.full:
         args.clean_passes, args.runs, args.txns = 3, 3, 400
-    args.scan_txns = 0
+    args.scan_txns, args.chapter5 = 0, False     # what tpcb.measure reads
     start = time.monotonic()
     res = measure(args)
     report = table(res, args)
