@@ -139,7 +139,9 @@ def plot(res: dict, path: Path) -> None:
     savefig(fig, path)
 
 
-def main(argv: list[str]) -> int:
+def options(argv: list[str]):
+    """The command line, with what tpcb.measure reads and the cleaner does
+    not ask for (no scan, not chapter 5's preset)."""
     ap = parser(__doc__)
     ap.add_argument("--scale", type=int, default=1)
     ap.add_argument("--fullness", default="60,70,80,90",
@@ -160,7 +162,12 @@ def main(argv: list[str]) -> int:
         ap.error("--fullness: each between 30 and 95")
     if args.full:
         args.clean_passes, args.runs, args.txns = 3, 3, 400
-    args.scan_txns, args.chapter5 = 0, False     # what tpcb.measure reads
+    args.scan_txns, args.chapter5 = 0, False
+    return args
+
+
+def main(argv: list[str]) -> int:
+    args = options(argv)
     start = time.monotonic()
     res = measure(args)
     report = table(res, args)
