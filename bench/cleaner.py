@@ -33,7 +33,8 @@ import time
 from pathlib import Path
 
 from bench import tpcb
-from bench.driver import cell, parser, plotter, pyplot, results_table, savefig, write_json
+from bench.driver import (cell, parser, plotter, pyplot, results_table, savefig,
+                          why_failed, write_json)
 from qemu import drivemodel
 from tests.guest import Guest, GuestError
 
@@ -59,7 +60,7 @@ def measure(args) -> dict:
                         res[pct, policy] = tpcb.measure(
                             g, config, args, lambda s: print(s, flush=True), sectors)
                     except (GuestError, RuntimeError) as e:
-                        res[pct, policy] = str(e).split("\n")[0][:200]
+                        res[pct, policy] = why_failed(e, 200)
                         print(f"  failed: {res[pct, policy]}", flush=True)
                         g.run("umount -f /mnt", 600)
             g.halt()

@@ -108,6 +108,15 @@ def cell(row: str, col: str, ours: Optional[Number], sd: Optional[Number] = None
             "note": note}
 
 
+def why_failed(e: Exception, limit: int = 300) -> str:
+    """Why a guest command failed, in one line: the command and its status
+    (a GuestError's first line) and the last two lines it printed, where a
+    program says why (tpcb: "transaction 812: No space left on device")."""
+    lines = [ln.strip() for ln in str(e).split("\n") if ln.strip()]
+    tail = lines[1:][-2:]
+    return " ".join(lines[:1] + (["..."] if len(lines) > 3 else []) + tail)[:limit]
+
+
 def results_table(thesis_id: Optional[str], title: str, unit: str,
                   cells: list[dict]) -> dict:
     """A table of cells; thesis_id is the thesis' ("table 7-3", "figure 5-6"),

@@ -88,7 +88,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from bench.driver import cell, parser, plotter, pyplot, results_table, savefig, write_json
+from bench.driver import (cell, parser, plotter, pyplot, results_table, savefig,
+                          why_failed, write_json)
 from qemu import drivemodel
 from tests.guest import Guest, GuestError
 
@@ -586,7 +587,7 @@ def main(argv: list[str]) -> int:
                     res[name] = measure(g, name, args, lambda s: print(s, flush=True))
                 except GuestError as e:
                     # Reported, not lost with the others' figures.
-                    failed[name] = " ".join(str(e).split())[:300]
+                    failed[name] = why_failed(e)
                     print(f"  {name}: FAILED: {failed[name]}", flush=True)
                     continue
                 print(f"  {name}: {res[name].seconds:.0f} s", flush=True)
