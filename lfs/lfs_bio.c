@@ -298,8 +298,11 @@ lfs_waitcleaner(struct lfs *fs, struct lfs_wait *w)
 		w->since = ticks;
 		if (!w->waited)
 			w->start = ticks;
-	} else if (fs->lfs_cleanerpass - w->pass >= 2)
+	} else if (fs->lfs_cleanerpass - w->pass >= 2) {
+		printf("lfs: %s: file system full: the cleaner found nothing "
+		    "worth cleaning in two passes\n", fs->lfs_ump->um_fspec);
 		return ENOSPC;
+	}
 	stalled = ticks - w->since > (u_int32_t)(10 * hz);
 	if (stalled || ticks - w->start > (u_int32_t)(60 * hz)) {
 		printf("lfs: %s: file system full: %s\n",

@@ -151,15 +151,21 @@ readsegtab(struct cleaner *c)
 	return 0;
 }
 
-/* The best segment to clean now, or -1: none worth it (choose.c). */
+/*
+ * The best segment to clean now, or -1: none worth it (choose.c).  When
+ * pressed (a writer waits for space), greedy even with -b: the segment
+ * that frees the most for what moving it costs now.  Cost-benefit's old,
+ * full segments free little each; on a disk 90% full it spent the clean
+ * segments on them until its own next batch no longer fit (bench.cleaner).
+ */
 static long
-choose(struct cleaner *c, u_int32_t *nclean)
+choose(struct cleaner *c, u_int32_t *nclean, int pressed)
 {
 	struct segscan scan;
 	long sn;
 
-	sn = choose_segment(&c->sb, (const SEGUSE *)c->segtab, c->costbenefit,
-	    time(NULL), &scan);
+	sn = choose_segment(&c->sb, (const SEGUSE *)c->segtab,
+	    c->costbenefit && !pressed, time(NULL), &scan);
 	*nclean = scan.nclean;
 	c->freesegs = scan.freesegs;
 	c->activegain = scan.activegain;
@@ -208,19 +214,22 @@ savecounters(struct cleaner *c)
  * n segments with -c, in batches of up to BATCH segments (fewer if their
  * live blocks fill a segment): the live blocks of all are moved at once,
  * then all are reclaimed, so the checkpoint lfs_segclean needs first is
- * written once a batch.  Returns how many it reclaimed.
+ * written once a batch.  A batch the kernel has no room to move is tried
+ * again as one segment, the least live: freeing one is how room comes
+ * back.  Returns how many it reclaimed.
  */
 static int
 pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 {
 	u_int32_t nclean, tries, want;
 	long batch[BATCH], sn;
-	int got = 0, synced = 0, nb, freed, i;
+	int got = 0, synced = 0, nb, freed, i, maxnb = BATCH;
+	int pressed = urgent;	/* greedy for this whole pass */
 
 	for (tries = 0; tries < c->sb.dlfs_nseg && !done; tries++) {
 		if (readsegtab(c) < 0)
 			return -1;
-		sn = choose(c, &nclean);
+		sn = choose(c, &nclean, pressed);
 		/* Gather at most half of what is free into clean segments. */
 		if (min > c->freesegs / 2 && c->freesegs / 2 >= 
 		    c->sb.dlfs_minfreeseg + 1)
@@ -230,7 +239,9 @@ pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 		if (sn < 0 && (nclean < min || urgent) && !synced &&
 		    c->activegain && time(NULL) - lastsync >= 10) {
 			/* Segments written since the last checkpoint stay
-			 * ACTIVE: a checkpoint lets them be cleaned. */
+			 * ACTIVE: a checkpoint lets them be cleaned.  At most
+			 * one each 10 s, unless a writer waits: it gives up
+			 * after two passes that free nothing (lfs_bio.c). */
 			sync();
 			synced = 1;
 			lastsync = time(NULL);
@@ -239,7 +250,7 @@ pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 		if (sn < 0)
 			break;
 		want = n > 0 ? n - got : (nclean < min ? min - nclean : 1);
-		for (nb = 0; sn >= 0 && nb < BATCH && nb < (int)want;) {
+		for (nb = 0; sn >= 0 && nb < maxnb && nb < (int)want;) {
 			if (c->verbose)
 				printf("lfs_cleanerd: segment %ld (%u live "
 				    "bytes)\n", sn, seguse(c, sn)->su_nbytes);
@@ -252,7 +263,7 @@ pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 			    SEGUSE_CLEANING;
 			if (!batch_has_room(c))
 				break;
-			sn = choose(c, &nclean);
+			sn = choose(c, &nclean, pressed);
 		}
 		if (move_batch(c) < 0)
 			return -1;		/* the file system is gone */
@@ -262,6 +273,11 @@ pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 				urgent = 0;
 			}
 		got += freed;
+		if (freed == 0 && nb > 1 && c->nospace) {
+			maxnb = 1;	/* too big to move: one segment */
+			pressed = 1;
+			continue;
+		}
 		if (freed == 0)
 			break;		/* nothing could be moved */
 	}

@@ -27,6 +27,7 @@ struct cleaner {
 	double	freesegs;		/* all space not live, in segments */
 	int	activegain;		/* a checkpoint would free some */
 	int	costbenefit;		/* -b: cost-benefit, not greedy */
+	int	nospace;		/* the last batch found no room */
 	int	verbose;
 	/* counters (issue 6, item 7) */
 	unsigned long blocks_read;	/* read from the disk */

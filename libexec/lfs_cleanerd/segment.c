@@ -220,9 +220,11 @@ move_batch(struct cleaner *c)
 	int i, n, error = 0, batch = 4 * c->sb.dlfs_ssize;
 
 	qsort(c->bi, c->nlive, sizeof(*c->bi), byfile);
+	c->nospace = 0;
 	for (i = 0; i < c->nlive; i += batch) {
 		n = c->nlive - i < batch ? c->nlive - i : batch;
 		if (markv(c, c->bi + i, n) < 0) {
+			c->nospace |= errno == ENOSPC;
 			if (c->verbose || (errno != ENOSPC && errno != EBUSY &&
 			    errno != ENOENT))
 				warn("lfs_markv");

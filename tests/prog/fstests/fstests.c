@@ -410,6 +410,8 @@ test_enospc(long bsize)
 	struct statfs before, full, after;
 	long long total = 0, written[4] = { 0 };
 	int fds[4], i, n = 0, err = 0, intact = 1;
+	char why[80];
+	off_t bad;
 
 	sync();
 	statfs(check_dir, &before);
@@ -431,13 +433,20 @@ test_enospc(long bsize)
 	check(total > before.f_bfree * before.f_bsize / 2, "most of the free "
 	    "space was written", "%lld bytes of %ld free", total,
 	    before.f_bfree * before.f_bsize);
-	for (i = 0; i < 4; i++) {
-		if (fsync(fds[i]) != 0 || verify(fds[i], 0, written[i],
-		    20 + i) != -1)
+	for (i = 0; i < 4 && intact; i++) {
+		if (fsync(fds[i]) != 0) {
+			snprintf(why, sizeof(why), "fsync of fill%d: %s", i,
+			    strerror(errno));
 			intact = 0;
+		} else if ((bad = verify(fds[i], 0, written[i], 20 + i)) !=
+		    -1) {
+			snprintf(why, sizeof(why), "fill%d differs at byte "
+			    "%ld of %lld", i, (long)bad, written[i]);
+			intact = 0;
+		}
 	}
 	check(intact, "a full file system still reads back what it took",
-	    "a file differs");
+	    "%s", why);
 	/* Nothing left for users: what is free is the layout's reserve
 	 * (FFS's minfree, LFS's segments for the cleaner). */
 	statfs(check_dir, &full);
