@@ -100,7 +100,10 @@ CATALOGUE = (
           "kernel without the transaction code, within the standard deviations.",
           differs="the thesis ran the user-level transaction system, Andrew and Bigfile; "
           "txn.py runs smallfiles, a 16 MB write and read, Andrew and Bigfile, three "
-          "alternating boots of each kernel."),
+          "alternating boots of each kernel.  Andrew is the compile (phase 5), CPU-bound "
+          "under TCG, whose time moves by up to a quarter from one boot of the same kernel "
+          "to the next (untimed, after the same workloads: 9.0 to 11.4 s): three runs cannot "
+          "show 1-2%, and its ratio has read 0.72 and 1.14 in runs a day apart."),
     Entry("figure 5-8", "5.3.3", "Sequential performance after random I/O", "tpcb",
           claim="SCAN: after 100,000 TPC-B transactions the read-optimized file system "
           "scans the account file 33% faster than LFS (the caption: about 50%).",

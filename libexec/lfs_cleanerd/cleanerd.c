@@ -7,7 +7,8 @@
  *	usage: lfs_cleanerd [-bgRv] [-c n] [-i secs] [-m min] mountpoint
  *	       lfs_cleanerd -r [-fv] file ...
  *	  -b     cost-benefit: weigh a segment's age against its live
- *	         bytes (BSD-LFS's default), instead of greedy
+ *	         bytes (BSD-LFS's default), instead of greedy; greedy still
+ *	         while a writer waits for space
  *	  -g     greedy: the least utilized segments first (the default)
  *	  -c n   clean n segments now, print the counters and exit
  *	  -i secs how long a quiet file system is left between passes
