@@ -241,8 +241,9 @@ pass(struct cleaner *c, u_int32_t min, int urgent, int n)
 		    c->activegain && time(NULL) - lastsync >= 10) {
 			/* Segments written since the last checkpoint stay
 			 * ACTIVE: a checkpoint lets them be cleaned.  At most
-			 * one each 10 s, unless a writer waits: it gives up
-			 * after two passes that free nothing (lfs_bio.c). */
+			 * one each 10 s, even when a writer waits: each costs
+			 * ifile and inode blocks, and a stream of them on a
+			 * full log takes the room promised to cached data. */
 			sync();
 			synced = 1;
 			lastsync = time(NULL);
