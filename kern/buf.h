@@ -85,6 +85,8 @@ struct buf {
 					 * block, for the cold log head */
 #define B_TXN		0x10000000	/* LFS: a running transaction's dirty
 					 * page, kept until it commits */
+#define B_REWRITE	0x40000000	/* LFS: replaces a block the disk has:
+					 * for the cold log head */
 #define B_WRITE		0x00000000
 
 #define QUEUE_NONE	(-1)

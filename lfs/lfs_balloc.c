@@ -142,6 +142,10 @@ lfs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 			}
 		} else
 			bp = getblk(vp, lbn, bsize);
+		/* A block rewritten lives about as long as one the cleaner
+		 * moves: it goes to the cold head (lfs_writecold). */
+		if (!isnew && user)
+			bp->b_flags |= B_REWRITE;
 		/* A transaction keeps a copy of a page it changes (a DELTA
 		 * commit's, an abort's: lfs_txndelta.c). */
 		if (isnew || !TXN_PROTECTED(vp) || txn_page_keep(bp) == 0)

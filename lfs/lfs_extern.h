@@ -150,8 +150,9 @@ struct segment {
 					 * segment */
 	int	sg_dataonly;		/* its partial segments: data-only
 					 * files' blocks (SS_DATAONLY) */
-	int	sg_cleancopy;		/* gather only B_CLEANCOPY blocks (the
-					 * cold head's, lfs_writecold) */
+	int	sg_cleancopy;		/* gather only B_CLEANCOPY and
+					 * B_REWRITE blocks (the cold head's,
+					 * lfs_writecold) */
 	struct vnode **sg_vps;		/* pass 1 only these (sg_nvps), or */
 	int	sg_nvps;		/* NULL: every dirty vnode */
 };

@@ -180,7 +180,8 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 			continue;
 		if (lfs_level(ip->i_ump, bp->b_lblkno) != level)
 			continue;
-		if (sp->sg_cleancopy && !(bp->b_flags & B_CLEANCOPY))
+		if (sp->sg_cleancopy &&
+		    !(bp->b_flags & (B_CLEANCOPY | B_REWRITE)))
 			continue;
 		/* A copy lfs_markv is gathering goes to the cold head, with
 		 * its age: not with whatever write comes first. */
@@ -216,7 +217,10 @@ lfs_gather(struct lfs *fs, struct segment *sp, struct inode *ip, int level)
 			continue;	/* gone while the writer slept */
 		bremfree(bp);
 		txn_page_written(bp);	/* its copy has what the log held */
-		bp->b_flags &= ~(B_DELTAOK | B_LOGGED);	/* and the disk's */
+		if (sp->sg_cleancopy && !(bp->b_flags & B_CLEANCOPY))
+			fs->lfs_stats.blocks_cold++;
+		/* and the disk's; and it is no rewrite once written */
+		bp->b_flags &= ~(B_DELTAOK | B_LOGGED | B_REWRITE);
 		if (bp->b_flags & B_CLEANCOPY) {
 			fs->lfs_stats.blocks_moved++;
 			/* Indirect blocks follow their inodes to the hot

@@ -300,7 +300,35 @@ lfs_writevnodes(struct lfs *fs, struct segment *sp, struct vnode **vps,
  * the copies unnamed and the blocks where the cleaner found them.  When
  * the cold head has no segment to go to, the copies left go to the hot
  * head with the rest.
+ *
+ * A write nobody waits for (not a commit's, not an fsync's) does the
+ * same with the blocks users rewrote (B_REWRITE): a database's pages,
+ * whose commits went to the hot head as DELTAs or log records and die
+ * young there.  The hot head's segments then come to the cleaner nearly
+ * empty, and the cold head's hold what outlives them (issue 22).
  */
+static int
+lfs_coldwanted(struct lfs *fs, struct vnode **vps, int n)
+{
+	struct buf *bp;
+	int i, s, found = 0;
+
+	if (fs->lfs_coldlost)
+		return 0;	/* the cold head chooses again: lfs_markv */
+	s = splbio();
+	for (i = 0; i < n && !found; i++) {
+		if (vps[i]->v_flag & VDIROP)
+			continue;
+		LIST_FOREACH(bp, &vps[i]->v_dirtyblkhd, b_vnbufs)
+			if ((bp->b_flags & B_REWRITE) && lfs_cantake(bp)) {
+				found = 1;
+				break;
+			}
+	}
+	splx(s);
+	return found;
+}
+
 static int
 lfs_writecold(struct lfs *fs, struct segment *sp, struct vnode **vps, int n)
 {
@@ -309,6 +337,9 @@ lfs_writecold(struct lfs *fs, struct segment *sp, struct vnode **vps, int n)
 	if ((error = lfs_usehead(fs, 1)) == 0) {
 		sp->sg_cleancopy = 1;
 		for (i = 0; i < n && error == 0; i++) {
+			if (!(sp->sg_flags & SEGM_CLEAN) &&
+			    (vps[i]->v_flag & VDIROP))
+				continue;
 			error = lfs_gather(fs, sp, VTOI(vps[i]), LFS_DATA);
 			if (sp->sg_open)
 				lfs_endfinfo(fs, sp);
@@ -425,7 +456,11 @@ lfs_segwrite_vnodes(struct mount *mp, int flags, struct vnode **vps, int n)
 	sp->sg_nvps = n;
 
 	vps1 = lfs_collect(fs, mp, 0, &n1);
-	error = (flags & SEGM_CLEAN) ? lfs_writecold(fs, sp, vps1, n1) : 0;
+	if ((flags & SEGM_CLEAN) || (vps == NULL && !(flags & SEGM_TXN) &&
+	    lfs_coldwanted(fs, vps1, n1)))
+		error = lfs_writecold(fs, sp, vps1, n1);
+	else
+		error = 0;
 	if (error == 0)
 		error = lfs_writevnodes(fs, sp, vps1, n1);
 	/* A commit's DELTAs, before any dirop: its run ends after both. */

@@ -10,14 +10,16 @@
  *
  * The log has two heads, each with its segment, offset and next segment
  * in the superblock: the hot one, where every write goes, and the cold
- * one, where the cleaner's copies go (SEGM_CLEAN), so that blocks that
- * die young (a database's log, pages rewritten) do not share segments
- * with blocks that already lived through a cleaning, and hot segments
- * come to the cleaner nearly empty (Rosenblum and Ousterhout's hot and
- * cold data).  Every partial segment takes the next serial number, so
- * the log is still one sequence, which roll-forward follows across both
- * heads.  The writer works on the dlfs_curseg fields; lfs_usehead swaps
- * the cold head (dlfs_ccurseg...) in for a cleaner's write and back.
+ * one, where the cleaner's copies go (SEGM_CLEAN), and the blocks users
+ * rewrote when a write nobody waits for takes them (lfs_writecold), so
+ * that what dies young (commits, fsyncs' DELTAs, inodes) does not share
+ * segments with blocks that already lived through a cleaning or a
+ * rewrite, and hot segments come to the cleaner nearly empty (Rosenblum
+ * and Ousterhout's hot and cold data).  Every partial segment takes the
+ * next serial number, so the log is still one sequence, which
+ * roll-forward follows across both heads.  The writer works on the
+ * dlfs_curseg fields; lfs_usehead swaps the cold head (dlfs_ccurseg...)
+ * in for a cold write and back.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"

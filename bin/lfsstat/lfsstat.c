@@ -41,7 +41,8 @@ show(const struct statfs *sfs, int zero)
 	P(blocks_clean); P(start_write); P(stop_access); P(cleaner_waits);
 	P(segs_cleaned); P(blocks_data); P(blocks_indir); P(blocks_inode);
 	P(blocks_ifile); P(files_dataonly); P(rfw_dataonly);
-	P(blocks_moved); P(blocks_moved_hot); P(writer_waits); P(dirop_waits);
+	P(blocks_moved); P(blocks_moved_hot); P(blocks_cold);
+	P(writer_waits); P(dirop_waits);
 	P(deltas); P(delta_bytes); P(rfw_deltas); P(blocks_delta);
 #undef P
 	printf("sync_share\t%llu%%\n", st.psegs ? (unsigned long long)

@@ -260,6 +260,8 @@ struct lfs_stats {
 					 * from SS_DATAONLY summaries */
 	u_int64_t blocks_moved;		/* the cleaner's copies (lfs_markv) */
 	u_int64_t blocks_moved_hot;	/* ... data not at the cold head */
+	u_int64_t blocks_cold;		/* users' rewrites at the cold head
+					 * (lfs_writecold) */
 	u_int64_t deltas;		/* DELTAs written (commits, and the
 					 * checkpoints that log them again) */
 	u_int64_t delta_bytes;		/* ... the bytes they carry */
