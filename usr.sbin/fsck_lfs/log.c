@@ -185,16 +185,23 @@ walkseg(u_int32_t sn)
 	}
 	/*
 	 * What a broken summary hides is still found through the inodes;
-	 * -y moves it all out and cleans the segment (write.c), unless the
-	 * cold log head is in it (the repairs move the other one on).
+	 * -y moves it all out and cleans the segment (write.c).  The repair
+	 * moves the hot head on; the cold head, if it is in the segment,
+	 * leaves it as one that has not written (coffset 0), said to be in
+	 * its next segment (fixcnextseg makes sure that one is clean).
 	 */
 	cold = fs.dlfs_coffset != 0 && sn == fs.dlfs_ccurseg;
 	if (gap != 0) {
-		if (problem(cold ? NOFIX : FIX, "segment %u: block %u: %s "
-		    "(after %u of %u partial segments)%s", sn, gap, gapwhy,
-		    gapn, sup->su_nsums, cold ? ", the cold log head's" :
-		    ": to be emptied"))
+		if (problem(FIX, "segment %u: block %u: %s (after %u of %u "
+		    "partial segments): to be emptied%s", sn, gap, gapwhy,
+		    gapn, sup->su_nsums, cold ? ", the cold log head moved "
+		    "on" : "")) {
 			segbroken[sn] = 1;
+			if (cold) {
+				fs.dlfs_coffset = 0;
+				fs.dlfs_ccurseg = fs.dlfs_cnextseg;
+			}
+		}
 		return;
 	}
 	if (npseg == sup->su_nsums && ninos == sup->su_ninos)
