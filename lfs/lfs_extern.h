@@ -97,8 +97,8 @@ struct lfs {
 	int	lfs_ntxnq;
 	TAILQ_HEAD(, txn) lfs_txnforce;	/* the group being written */
 	struct proc *lfs_txnleader;	/* who writes it */
-	int	lfs_txnissued;		/* its locks are gone, the disk not
-					 * done (txn_group_issued) */
+	u_int32_t lfs_txnseq;		/* committers queued, ever */
+	u_int32_t lfs_txnseqdone;	/* ... whose groups are on the disk */
 	int	lfs_txncalls;		/* transactions' calls inside it */
 	int	lfs_txngone;		/* unmounted by force: none binds */
 

@@ -142,8 +142,10 @@ lfs_sortlbns(daddr_t *v, int n)
 int
 lfs_cantake(struct buf *bp)
 {
-	/* B_TXN: a running transaction's, until it commits (NO-STEAL) */
+	/* B_TXN: a running transaction's, until it commits (NO-STEAL);
+	 * pinned: a pre-committed one's, until its group's write */
 	return !(bp->b_flags & (B_BUSY | B_GATHERED | B_TXN)) &&
+	    !txn_page_pinned(bp) &&
 	    (bp->b_flags & (B_DELWRI | B_LOCKED)) == (B_DELWRI | B_LOCKED);
 }
 

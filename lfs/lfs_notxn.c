@@ -36,6 +36,12 @@ txn_release_pages(struct lfs *fs)
 }
 
 int
+txn_page_pinned(struct buf *bp)
+{
+	return 0;
+}
+
+int
 txn_page_logged(struct buf *bp)
 {
 	return 0;

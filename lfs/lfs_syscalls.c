@@ -34,6 +34,7 @@
 #include "kern/uio.h"
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
+#include "lfs/lfs_txn.h"
 #include <sys/time.h>
 
 /*
@@ -155,11 +156,12 @@ lfs_markblock(struct lfs *fs, struct vnode *vp, BLOCK_INFO *bip)
 	daddr_t sector;
 	int error;
 
-	if (bp->b_flags & B_TXN) {
+	if ((bp->b_flags & B_TXN) || txn_page_pinned(bp)) {
 		/*
 		 * A running transaction's page: the copy on disk is its
 		 * before-image, which an abort needs; it stays where it is,
 		 * and so does its segment (thesis 5.2.5.1's cleaner rule).
+		 * So does a pre-committed one's, until its group's write.
 		 */
 		brelse(bp);
 		return EBUSY;

@@ -14,8 +14,9 @@
  * throws the pages away.  Isolation is strict two-phase page locking
  * (lfs_txnlock.c): a read locks each page shared before the buffer
  * lookup (lfs_blkatoff), a write exclusive (lfs_balloc), and all locks
- * go when the transaction ends: at an abort, or when its commit's write
- * is issued, since every later commit is behind it in the log.
+ * go when the transaction ends: at an abort, or once its commit is
+ * queued or its write issued, since every later commit is behind it in
+ * the log.
  *
  * The pieces: a transaction's life and the system calls are here; a
  * protected file's reads, writes and pinned pages in lfs_txnfile.c; the
@@ -59,7 +60,11 @@
  *	go as soon as its write is issued, before the disk is done (early
  *	lock release, txn_group_issued; txn_elr=0 keeps them to the end):
  *	the next transaction can take the pages this one changed while
- *	the disk writes them.
+ *	the disk writes them.  A committer that would wait for a group
+ *	lets them go sooner, as it joins the queue, its DELTAs frozen and
+ *	its pages pinned until its group's write (txn_precommit,
+ *	lfs_txndelta.c): then transactions that all change one page (TPC-B's
+ *	branch) commit together instead of one group each.
  *   Deadlock.  Looked for whenever a wait begins (lfs_txnlock.c), the
  *	requester the victim, unless it is a plain call's: then a
  *	transaction in the cycle; txn_detect looks too.  A victim's read or

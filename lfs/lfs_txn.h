@@ -62,8 +62,22 @@ struct txnstats;
 #define TXN_BROKEN	0x10		/* a writer broke a weak lock of it
 					 * (aborted; a plain read starts over) */
 #define TXN_UNDONE	0x20		/* undone, and counted as aborted */
+#define TXN_PRECOMMIT	0x40		/* queued with its DELTAs frozen and its
+					 * locks gone (lfs_txndelta.c) */
+#define TXN_UNPINNED	0x80		/* ... its group's write has its pages */
 
 struct txn_lock;
+
+/*
+ * A page (or, p_lbn TXN_SIZE, the size) a pre-committed transaction
+ * changed: pinned until its group's write is issued (lfs_txndelta.c).
+ */
+struct txn_pin {
+	struct vnode *p_vp;		/* referenced */
+	daddr_t	p_lbn;
+	off_t	p_oldsize;		/* TXN_SIZE: the size before it */
+	char	*p_snap;		/* the page before it */
+};
 
 struct txn {
 	u_int32_t t_id;
@@ -79,6 +93,11 @@ struct txn {
 	TAILQ_ENTRY(txn) t_commitq;	/* the group commit queue */
 	LIST_ENTRY(txn) t_all;		/* every transaction (GDB's "txn") */
 	int	t_mark;			/* the deadlock detector's */
+	u_int32_t t_seq;		/* its place in the commit queue */
+	struct txn_pin *t_pins;		/* TXN_PRECOMMIT: what it changed */
+	int	t_npins;
+	char	*t_recs;		/* ... its DELTAs, as the summary will */
+	int	t_nrecs;		/* hold them (bytes) */
 };
 
 /* A locked object: a page of a file, or its size (TXN_SIZE). */
@@ -162,6 +181,8 @@ struct txn_page {
 	u_int16_t tp_run[TXN_MAXRUNS][2];
 	char	*tp_snap;		/* the page as committed, while a
 					 * transaction changes it */
+	int	tp_pins;		/* pre-committed transactions whose
+					 * DELTAs of it are not yet issued */
 };
 struct segment;
 int	txn_page_keep(struct buf *);
@@ -171,6 +192,7 @@ int	txn_logdeltas(struct lfs *, struct segment *);
 void	txn_deltas_done(struct lfs *);
 int	txn_page_relog(struct buf *, int *lo, int *hi, const char **data,
 	    u_int64_t *size);
+int	txn_page_pinned(struct buf *);
 
 /* lfs_txnundo.c: abort */
 int	txn_unmount(struct lfs *, int force);
@@ -192,11 +214,15 @@ struct lfs *txn_callbegin(struct txn *);
 void	txn_callend(struct lfs *);
 /* lfs_txncommit.c */
 int	txn_commit(struct txn *);
+void	txn_queue_wait(struct lfs *);
 void	txn_page_forced(struct txn *, struct buf *);
 /* lfs_txnundo.c */
 void	txn_undo(struct txn *);
 /* lfs_txndelta.c */
 int	txn_delta_plan(struct lfs *, struct buf *, int *room);
+int	txn_precommit(struct txn *);
+void	txn_unpin(struct txn *, int release);
+int	txn_pending_size(struct vnode *, off_t *);
 int	txn_page_restore(struct buf *);
 struct txn_lock *txn_sizeholder(struct vnode *);
 

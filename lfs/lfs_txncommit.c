@@ -9,9 +9,12 @@
  * forces them in one segment write (SEGM_TXN), whose last partial
  * segment is the commit point (lfs_txnsum, lfs_pseg.c).
  * The group's locks go as soon as that write is issued, before the disk
- * is done (txn_group_issued); each committer returns the write's error
- * once it is on the disk.  Those that come while the leader writes form
- * the next group.
+ * is done (txn_group_issued), or sooner: a committer that would wait
+ * for a group freezes its DELTAs and lets them go as it joins the queue
+ * (txn_precommit, lfs_txndelta.c), so that the transactions waiting for
+ * its pages can join the same group.  Each committer returns the
+ * write's error once it is on the disk.  Those that come while the
+ * leader writes form the next group.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -69,6 +72,10 @@ txn_release_pages(struct lfs *fs)
 
 	TAILQ_FOREACH(t, &fs->lfs_txnforce, t_commitq) {
 		t->t_state = TXN_FORCING;
+		if (t->t_flags & TXN_PRECOMMIT) {
+			txn_unpin(t, 0);	/* this write logs them */
+			continue;
+		}
 		LIST_FOREACH(l, &t->t_locks, l_tlink) {
 			if (!l->l_granted || l->l_mode != TXN_EXCL ||
 			    l->l_obj->o_lbn == TXN_SIZE)
@@ -106,7 +113,6 @@ txn_group_issued(struct lfs *fs)
 		return;
 	TAILQ_FOREACH(g, &fs->lfs_txnforce, t_commitq)
 		txn_unlockall(g);
-	fs->lfs_txnissued = 1;
 }
 
 /* Other transactions on fs that are running and could join a group. */
@@ -122,57 +128,44 @@ txn_others(struct txn *self, struct lfs *fs)
 }
 
 /*
- * Commit t (thesis 5.2.3, 5.2.4): nothing to write releases the locks;
- * otherwise t joins the queue, and the committer that stops waiting
- * forces every queued transaction's pages in one segment write (which
- * releases their locks when it is issued) and wakes them when it is on
- * the disk.
+ * Wait until every committer queued so far is on the disk: what the
+ * caller read, with no lock now, may be theirs (pre-committed, or
+ * released when their write was issued).
  */
-int
-txn_commit(struct txn *t)
+void
+txn_queue_wait(struct lfs *fs)
 {
-	struct lfs *fs = t->t_fs;
+	u_int32_t seq = fs->lfs_txnseq;
+
+	while ((int32_t)(fs->lfs_txnseqdone - seq) < 0)
+		tsleep(&fs->lfs_txnq, 0, "txnread", 0);
+}
+
+/*
+ * The leader: one segment write for the committers at the head of the
+ * queue, its group; they wake when it is on the disk.  A group is those
+ * that hold their locks, then the pre-committed: one that holds its
+ * locks after a pre-committed one may have changed its pages again, and
+ * goes in the next group.
+ */
+static void
+txn_group_write(struct lfs *fs)
+{
 	struct vnode **vps;
 	struct txn *g;
 	struct txn_lock *l;
-	int n = 0, max = 0, i, deadline, error;
+	int n = 0, max = 0, i, pre = 0, error;
 	int64_t now;
 	u_int64_t took;
 
-	if (t->t_ndirty == 0) {
-		txn_unlockall(t);
-		/* What it read may be a group's not on the disk yet. */
-		while (fs != NULL && fs->lfs_txnissued)
-			tsleep(&fs->lfs_txnq, 0, "txnread", 0);
-		txn_stats.commits++;
-		return 0;
-	}
-	t->t_commitstart = txn_usec();
-	t->t_state = TXN_COMMITTING;
-	TAILQ_INSERT_TAIL(&fs->lfs_txnq, t, t_commitq);
-	fs->lfs_ntxnq++;
-	wakeup(&fs->lfs_txnq);
-	deadline = ticks + (txn_gcwait * hz + 999) / 1000;	/* whole ticks */
-	for (;;) {
-		if (t->t_state == TXN_COMMITTED)
-			return t->t_error;	/* a group's leader wrote it */
-		/* Lead a group when company is enough, or not coming. */
-		if (t->t_state == TXN_COMMITTING && fs->lfs_txnleader == NULL &&
-		    (fs->lfs_ntxnq >= txn_gcmin || !txn_others(t, fs) ||
-		    (int)(deadline - ticks) <= 0))
-			break;
-		tsleep(&fs->lfs_txnq, 0, "txngroup",
-		    t->t_state == TXN_COMMITTING && fs->lfs_txnleader == NULL ?
-		    deadline - ticks : 0);
-	}
-
-	/* The leader: this group is every committer queued. */
 	fs->lfs_txnleader = curproc;
-	while ((g = TAILQ_FIRST(&fs->lfs_txnq)) != NULL) {
+	while ((g = TAILQ_FIRST(&fs->lfs_txnq)) != NULL &&
+	    (!pre || (g->t_flags & TXN_PRECOMMIT))) {
+		pre |= g->t_flags & TXN_PRECOMMIT;
 		TAILQ_REMOVE(&fs->lfs_txnq, g, t_commitq);
+		fs->lfs_ntxnq--;
 		TAILQ_INSERT_TAIL(&fs->lfs_txnforce, g, t_commitq);
 	}
-	fs->lfs_ntxnq = 0;
 	TAILQ_FOREACH(g, &fs->lfs_txnforce, t_commitq)
 		LIST_FOREACH(l, &g->t_locks, l_tlink)
 			max++;
@@ -191,9 +184,12 @@ txn_commit(struct txn *t)
 	txn_stats.groups++;
 	while ((g = TAILQ_FIRST(&fs->lfs_txnforce)) != NULL) {
 		TAILQ_REMOVE(&fs->lfs_txnforce, g, t_commitq);
+		if (g->t_flags & TXN_PRECOMMIT)
+			txn_unpin(g, 1);	/* before g can end */
 		g->t_error = error;
 		g->t_state = TXN_COMMITTED;
 		txn_unlockall(g);	/* txn_elr=0: only now */
+		fs->lfs_txnseqdone = g->t_seq;	/* the queue's order */
 		txn_stats.commits++;
 		txn_stats.group_txns++;
 		took = now - g->t_commitstart;
@@ -202,7 +198,51 @@ txn_commit(struct txn *t)
 			txn_stats.commit_us_max = took;
 	}
 	fs->lfs_txnleader = NULL;
-	fs->lfs_txnissued = 0;
 	wakeup(&fs->lfs_txnq);
-	return error;
+}
+
+/*
+ * Commit t (thesis 5.2.3, 5.2.4): nothing to write releases the locks;
+ * otherwise t joins the queue, pre-committed if it would wait, and the
+ * committer that stops waiting forces the group at the queue's head in
+ * one segment write (which releases the locks still held when it is
+ * issued) and wakes them when it is on the disk.
+ */
+int
+txn_commit(struct txn *t)
+{
+	struct lfs *fs = t->t_fs;
+	int deadline;
+
+	if (t->t_ndirty == 0) {
+		txn_unlockall(t);
+		if (fs != NULL)
+			txn_queue_wait(fs);
+		txn_stats.commits++;
+		return 0;
+	}
+	t->t_commitstart = txn_usec();
+	t->t_state = TXN_COMMITTING;
+	t->t_seq = ++fs->lfs_txnseq;
+	TAILQ_INSERT_TAIL(&fs->lfs_txnq, t, t_commitq);
+	fs->lfs_ntxnq++;
+	/* Company could come, or must wait for a write first. */
+	if (txn_elr && (fs->lfs_txnleader != NULL || txn_others(t, fs)))
+		txn_precommit(t);
+	wakeup(&fs->lfs_txnq);
+	deadline = ticks + (txn_gcwait * hz + 999) / 1000;	/* whole ticks */
+	for (;;) {
+		if (t->t_state == TXN_COMMITTED)
+			return t->t_error;	/* a group's leader wrote it */
+		/* Lead a group when company is enough, or not coming. */
+		if (t->t_state == TXN_COMMITTING && fs->lfs_txnleader == NULL &&
+		    (fs->lfs_ntxnq >= txn_gcmin || !txn_others(t, fs) ||
+		    (int)(deadline - ticks) <= 0)) {
+			txn_group_write(fs);
+			continue;
+		}
+		tsleep(&fs->lfs_txnq, 0, "txngroup",
+		    t->t_state == TXN_COMMITTING && fs->lfs_txnleader == NULL ?
+		    deadline - ticks : 0);
+	}
 }

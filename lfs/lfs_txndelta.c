@@ -26,6 +26,10 @@
  * transaction holds (they cannot be written): it logs their committed
  * bytes again, from the copy, right after itself (lfs_relog,
  * lfs_delta.c, which also makes the DELTA records).
+ *
+ * Pre-commit (txn_precommit): a committer that would wait for a group
+ * freezes its DELTAs and lets its locks go at once, its pages pinned
+ * (tp_pins) until its group's write has them.
  */
 #include "kern/systm.h"
 #include "kern/vnode.h"
@@ -54,6 +58,19 @@ txn_page_logged(struct buf *bp)
 	struct txn_page *tp = bp->b_fsdata;
 
 	return tp != NULL && tp->tp_off < tp->tp_end;
+}
+
+/*
+ * Does a pre-committed transaction's DELTA of bp wait for its group's
+ * write?  Then no other write may take bp, nor the cleaner move it: the
+ * disk must not have those bytes before their commit point.
+ */
+int
+txn_page_pinned(struct buf *bp)
+{
+	struct txn_page *tp = bp->b_fsdata;
+
+	return tp != NULL && tp->tp_pins > 0;
 }
 
 /*
@@ -140,6 +157,53 @@ txn_committed_size(struct vnode *vp)
 	return sl != NULL ? (u_int64_t)sl->l_oldsize : VTOI(vp)->i_size;
 }
 
+/* The first pin of vp's block lbn (or size) from committer t on. */
+static struct txn_pin *
+txn_pin_from(struct txn *t, struct vnode *vp, daddr_t lbn)
+{
+	int i;
+
+	for (; t != NULL; t = TAILQ_NEXT(t, t_commitq)) {
+		if ((t->t_flags & (TXN_PRECOMMIT | TXN_UNPINNED)) !=
+		    TXN_PRECOMMIT)
+			continue;
+		for (i = 0; i < t->t_npins; i++)
+			if (t->t_pins[i].p_vp == vp &&
+			    t->t_pins[i].p_lbn == lbn)
+				return &t->t_pins[i];
+	}
+	return NULL;
+}
+
+/* The oldest pin of vp's block lbn (or size) that a write has not yet. */
+static struct txn_pin *
+txn_oldest_pin(struct vnode *vp, daddr_t lbn)
+{
+	struct lfs *fs = VFSTOLFS(vp->v_mount);
+	struct txn_pin *pin;
+
+	/* The group being written first, then the queue. */
+	if ((pin = txn_pin_from(TAILQ_FIRST(&fs->lfs_txnforce), vp, lbn)))
+		return pin;
+	return txn_pin_from(TAILQ_FIRST(&fs->lfs_txnq), vp, lbn);
+}
+
+/*
+ * The size of vp's file as the disk may have it while a pre-committed
+ * transaction that changed it waits for its group: the size before the
+ * oldest such (txn_diskinode, lfs_relog).  0 if none does.
+ */
+int
+txn_pending_size(struct vnode *vp, off_t *size)
+{
+	struct txn_pin *pin = txn_oldest_pin(vp, TXN_SIZE);
+
+	if (pin == NULL)
+		return 0;
+	*size = pin->p_oldsize;
+	return 1;
+}
+
 /*
  * The runs of bytes where a and b (n bytes, a multiple of 4) differ, into
  * run[0..max-1] as [off, end) pairs, those less than a DELTA's header
@@ -221,6 +285,11 @@ txn_logdeltas(struct lfs *fs, struct segment *sp)
 	struct buf *bp;
 	int need = 0, k, error;
 
+	/* The pre-committed first: every other's pages came after theirs. */
+	TAILQ_FOREACH(t, &fs->lfs_txnforce, t_commitq)
+		if ((t->t_flags & TXN_PRECOMMIT) && (error =
+		    lfs_putdeltas(fs, sp, t->t_recs, t->t_nrecs)) != 0)
+			return error;
 	TXN_FOREACH_DELTA(fs, t, l, bp) {
 		tp = bp->b_fsdata;
 		for (k = 0; k < tp->tp_nrun; k++)
@@ -292,13 +361,160 @@ txn_page_relog(struct buf *bp, int *lo, int *hi, const char **data,
     u_int64_t *size)
 {
 	struct txn_page *tp = bp->b_fsdata;
+	struct txn_pin *pin;
+	off_t psize;
 
 	if (!txn_page_logged(bp))
 		return 0;
 	*lo = tp->tp_off;
 	*hi = tp->tp_end;
-	*data = (bp->b_flags & B_TXN) && tp->tp_snap ? tp->tp_snap :
-	    bp->b_data;
-	*size = txn_committed_size(bp->b_vp);
+	if (tp->tp_pins > 0 &&
+	    (pin = txn_oldest_pin(bp->b_vp, bp->b_lblkno)) != NULL)
+		*data = pin->p_snap;	/* as before the DELTAs not issued */
+	else
+		*data = (bp->b_flags & B_TXN) && tp->tp_snap ? tp->tp_snap :
+		    bp->b_data;
+	*size = txn_pending_size(bp->b_vp, &psize) ? (u_int64_t)psize :
+	    txn_committed_size(bp->b_vp);
 	return 1;
+}
+
+/*
+ * Pre-commit, the "pre-commit" of group commit [DEWI84] at queue time:
+ * committer t, about to wait for a group, freezes the DELTAs its commit
+ * will log (t_recs) and lets its locks go now, so that the next
+ * transaction to need one of its pages (TPC-B's branch) commits in the
+ * same group instead of waiting for this one's write.  Its pages stay
+ * dirty and pinned (tp_pins) until that write has them: no write takes
+ * them, nor the cleaner (their bytes must not reach the disk before
+ * their commit point), and a checkpoint relogs them as they were before
+ * (p_snap).  The next transaction to change one keeps a copy with t's
+ * bytes in it (txn_page_keep: the page counts as logged), which its
+ * abort puts back.  Only if every page t changed can go as DELTAs (on
+ * the disk, copied, at most TXN_MAXRUNS runs, all in one summary) and
+ * it added no block:
+ * 1 if t is pre-committed, 0 if it keeps its locks to the write.
+ */
+int
+txn_precommit(struct txn *t)
+{
+	u_int16_t run[TXN_MAXRUNS][2];
+	struct txn_lock *l;
+	struct txn_page *tp;
+	struct txn_pin *pin = NULL;
+	struct vnode *vp;
+	struct buf *bp;
+	int pass, need = 0, npins = 0, nrun, k;
+	u_int64_t size;
+	char *at = NULL;
+	struct lfs *fs = t->t_fs;
+
+	for (pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			if (need > (int)(fs->lfs_dlfs.dlfs_sumsize -
+			    sizeof(struct segsum)) - 64)
+				return 0;	/* more than a summary holds */
+			t->t_pins = pin = malloc(npins * sizeof(*pin),
+			    M_WAITOK | M_ZERO);
+			t->t_recs = at = malloc(need + 1, M_WAITOK);
+		}
+		LIST_FOREACH(l, &t->t_locks, l_tlink) {
+			if (!l->l_granted || l->l_mode != TXN_EXCL)
+				continue;
+			if (l->l_flags & TXL_CREATED)
+				return 0;	/* a new block: written whole */
+			vp = l->l_obj->o_vp;
+			if (l->l_obj->o_lbn == TXN_SIZE) {
+				if (!(l->l_flags & TXL_SIZESET) ||
+				    (off_t)VTOI(vp)->i_size == l->l_oldsize)
+					continue;
+				if (pass == 1) {
+					vref(vp);
+					pin->p_vp = vp;
+					pin->p_lbn = TXN_SIZE;
+					pin++->p_oldsize = l->l_oldsize;
+				}
+				npins += pass == 0;
+				continue;
+			}
+			bp = incore(vp, l->l_obj->o_lbn);
+			if (bp == NULL || !(bp->b_flags & B_TXN))
+				continue;	/* locked, not changed */
+			tp = bp->b_fsdata;
+			if (pass == 0 && (tp == NULL || tp->tp_snap == NULL ||
+			    (bp->b_flags & B_BUSY) || !lfs_ondisk(bp)))
+				return 0;
+			nrun = txn_runs(tp->tp_snap, bp->b_data, bp->b_bcount,
+			    run, TXN_MAXRUNS);
+			if (nrun < 0)
+				return 0;
+			if (pass == 0) {
+				for (k = 0; k < nrun; k++)
+					need += DELTASIZE(run[k][1] -
+					    run[k][0]);
+				npins += nrun > 0;
+				continue;
+			}
+			size = txn_held(t, vp, TXN_SIZE) != NULL ?
+			    VTOI(vp)->i_size : txn_committed_size(vp);
+			for (k = 0; k < nrun; k++)
+				at += lfs_mkdelta(at, VTOI(vp), bp->b_lblkno,
+				    bp->b_data, run[k][0], run[k][1], size);
+			if (nrun > 0) {
+				if (!txn_page_logged(bp)) {
+					tp->tp_off = run[0][0];
+					tp->tp_end = run[nrun - 1][1];
+				}
+				tp->tp_off = MIN(tp->tp_off, run[0][0]);
+				tp->tp_end = MAX(tp->tp_end, run[nrun - 1][1]);
+				tp->tp_pins++;
+				vref(vp);
+				pin->p_vp = vp;
+				pin->p_lbn = bp->b_lblkno;
+				pin++->p_snap = tp->tp_snap;
+				tp->tp_snap = NULL;
+			}
+			txn_page_forced(t, bp);	/* committed, and not t's */
+		}
+	}
+	t->t_npins = npins;
+	t->t_nrecs = at - t->t_recs;
+	t->t_flags |= TXN_PRECOMMIT;
+	txn_stats.precommits++;
+	txn_unlockall(t);
+	return 1;
+}
+
+/*
+ * The pins of pre-committed t: let go when its group's write has its
+ * pages (txn_release_pages, under the segment lock), and the rest
+ * freed once that write is done (release, which may sleep in vrele).
+ */
+void
+txn_unpin(struct txn *t, int release)
+{
+	struct txn_pin *pin;
+	struct txn_page *tp;
+	struct buf *bp;
+	int i;
+
+	for (i = 0; i < t->t_npins; i++) {
+		pin = &t->t_pins[i];
+		if (!(t->t_flags & TXN_UNPINNED) && pin->p_lbn != TXN_SIZE &&
+		    (bp = incore(pin->p_vp, pin->p_lbn)) != NULL &&
+		    (tp = bp->b_fsdata) != NULL && tp->tp_pins > 0)
+			tp->tp_pins--;
+		free(pin->p_snap);
+		pin->p_snap = NULL;
+		if (release)
+			vrele(pin->p_vp);
+	}
+	t->t_flags |= TXN_UNPINNED;
+	if (!release)
+		return;
+	free(t->t_pins);
+	free(t->t_recs);
+	t->t_pins = NULL;
+	t->t_recs = NULL;
+	t->t_npins = t->t_nrecs = 0;
 }

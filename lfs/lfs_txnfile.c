@@ -308,7 +308,9 @@ txn_page_gone(struct buf *bp)
 /*
  * The inode the writer logs for a protected file: while a running
  * transaction holds its size, the size before it and not the blocks it
- * added (they are not on the disk: their pointers go there as 0).
+ * added (they are not on the disk: their pointers go there as 0); while
+ * a pre-committed one that changed it waits for its group, the size
+ * before that one (lfs_txndelta.c).
  */
 void
 txn_diskinode(struct inode *ip, struct dinode *dp)
@@ -317,10 +319,14 @@ txn_diskinode(struct inode *ip, struct dinode *dp)
 	struct txn_lock *l, *sl = txn_sizeholder(vp);
 	struct buf *bp;
 	int32_t blocks = dp->di_blocks;
+	off_t size;
 
+	if (txn_pending_size(vp, &size))
+		dp->di_size = size;
+	else if (sl != NULL)
+		dp->di_size = sl->l_oldsize;
 	if (sl == NULL)
 		return;
-	dp->di_size = sl->l_oldsize;
 	LIST_FOREACH(l, &sl->l_txn->t_locks, l_tlink)
 		if (l->l_granted && (l->l_flags & TXL_CREATED) &&
 		    l->l_obj->o_vp == vp &&
@@ -377,6 +383,8 @@ txn_truncate(struct vnode *vp, off_t length, struct ucred *cred)
 		for (lbn = length >> ip->i_ump->um_bshift;
 		    lbn <= last && error == 0; lbn++)
 			error = txn_lock(t, vp, lbn, TXN_EXCL, TXN_WAIT, NULL);
+		/* Pre-committed pages it would free wait for their group. */
+		txn_queue_wait(fs);
 	}
 	if (error == 0 && t->t_state == TXN_RUNNING) {
 		vn_lock(vp);

@@ -99,7 +99,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-w", "--workloads", metavar="W,...",
                    help="the workloads to crash (default: all of "
                    "tests/crash/record.py's WORKLOADS and tpcb.py's "
-                   "tpcb-user, tpcb-kernel and their -clean forms; tpcb: all four)")
+                   "tpcb-user, tpcb-kernel, tpcb-kernel-multi and their "
+                   "-clean forms; tpcb: all six)")
     p.add_argument("-s", "--seed", type=int, default=1)
     p.add_argument("--sample", type=int, default=0,
                    help="check only N sampled points per workload (0: all)")

@@ -39,6 +39,8 @@ struct txnstats {
 					 * write the file that writers broke */
 	u_int32_t elr;			/* now: a group's locks go when its
 					 * write is issued (txn_elr) */
+	u_int32_t precommits;		/* since boot: commits whose locks went
+					 * when they were queued */
 };
 
 #ifndef KERNEL

@@ -29,7 +29,8 @@ DONE = re.compile(r"tpcb done: (\d+) committed, (\d+) aborted, (\d+) durable, "
                   r"(\d+) retried")
 VICTIMS = re.compile(r"aborts (\d+) victims (\d+)")
 POINTS = {"user": 10, "kernel": 8,     # sampled crash points besides the ends
-          "user-clean": 6, "kernel-clean": 6}
+          "user-clean": 6, "kernel-clean": 6,
+          "kernel-multi": 8, "kernel-multi-clean": 6}
 
 
 def make_db(g: Guest, fs: str, load: str = "") -> str:
@@ -131,8 +132,9 @@ def test_kernel_transactions_keep_the_database_consistent(guest):
     nothing changes; -a 3 leaves only the committed ones.  Two processes on
     the same teller and branch pages may deadlock: each victim (ETXNABORT)
     is tried again, and the history holds every commit of both.  -P 3 runs
-    three processes at once and counts the commits of all; -P with
-    user-level transactions is refused with the reason."""
+    three processes at once and counts the commits of all, pre-committed
+    as they queue; -P with user-level transactions is refused with the
+    reason."""
     out = make_db(guest, "lfs", "-m kernel")
     assert "transaction-protected" in out, out
     assert guest.ok("ls -lo /mnt/db/account").split()[4] == "txn"
@@ -160,9 +162,13 @@ def test_kernel_transactions_keep_the_database_consistent(guest):
     assert "steals 0" in out, out
     assert check(guest)[0] == before + sum(d[0] for d in done)
     before = check(guest)[0]
-    out = guest.ok("tpcb -m kernel -C 16 -n 90 -P 3 /mnt/db", timeout=600)
+    out = guest.ok("txnstat -z > /dev/null; tpcb -m kernel -C 16 -n 90 -P 3 /mnt/db; "
+                   "txnstat", timeout=600)
     m = DONE.search(out)
     assert m and int(m.group(1)) == 16 + 90 and "txns 90 " in out, out
+    # Each waits for a group while the others run: pre-committed, locks gone.
+    pre = re.search(r"pre-committed (\d+)", out)
+    assert pre and int(pre.group(1)) > 0, out
     assert check(guest)[0] == before + 16 + 90
     out, status = guest.run("tpcb -m user -P 2 /mnt/db")
     assert status == 2 and "-P needs -m kernel" in out, out

@@ -312,6 +312,27 @@ def test_a_checkpoint_logs_again_the_delta_of_a_page_a_transaction_holds(guests)
     fslib.fsck_lfs_clean(g, "-n")
 
 
+def test_a_commit_that_would_wait_for_its_group_lets_its_locks_go_at_once(guests):
+    """Pre-commit (lfs/lfs_txndelta.c): with another transaction running, a
+    committer waits txn_gcwait for company, here a second; its page lock
+    went as it was queued, so a second transaction takes the page at once
+    and aborts, a sync takes a checkpoint, and a reader's commit waits for
+    the group, all while the page is pinned (txntests precommit).  After a
+    power cut the roll-forward gives the committed bytes back."""
+    g = guests.boot(kargs="txn_gcwait=1000 syncinterval=0")
+    fslib.lfs(g)
+    fslib.check_program(g, "txntests", "-d /mnt -t precommit")
+    m = re.search(r"pre-committed (\d+)", g.ok("txnstat"))
+    assert m and int(m.group(1)) >= 1
+    g.close()                           # the power goes
+    g = guests.boot(kargs="syncinterval=0")
+    g.ok("mount -n -t lfs /dev/sd1a /mnt")
+    out = g.ok("dd if=/mnt/txntests.d/pre bs=1 skip=4141 count=15 2>/dev/null")
+    assert "bbbbbfirstbbbbb" in out, out
+    g.ok("umount /mnt")
+    fslib.fsck_lfs_clean(g, "-n")
+
+
 def test_a_commit_of_a_few_bytes_is_one_summary_with_its_deltas(guests):
     """Read from the host, as the power cut left the disk: after the last
     checkpoint, an append of three bytes to a protected file (a plain

@@ -35,6 +35,8 @@ main(int argc, char *argv[])
 	    s.groups ? s.group_txns / s.groups : 0,
 	    s.groups ? s.group_txns * 100 / s.groups % 100 : 0,
 	    s.pages_forced);
+	printf("pre-committed %u (locks released when queued)\n",
+	    s.precommits);
 	printf("commit latency mean %llu us max %llu us\n",
 	    s.group_txns ? (unsigned long long)(s.commit_us / s.group_txns) : 0,
 	    (unsigned long long)s.commit_us_max);

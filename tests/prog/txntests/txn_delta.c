@@ -16,6 +16,14 @@
  *		prints "deltahold: ready" and waits
  *   deltacheck	(only when asked, after the power cut) hold reads as the
  *		three commits left it
+ *   precommit	a commit that would wait for a group (another transaction
+ *		runs) is pre-committed: its lock goes as it is queued, so
+ *		a second transaction takes its page at once; that one's
+ *		abort leaves the first's bytes, not the disk's page; a
+ *		sync meanwhile (a checkpoint) changes nothing of it; a
+ *		third that only reads sees the bytes, and once its commit
+ *		returns so has the first's (tests/test_txn.py runs it with
+ *		a long txn_gcwait, the window wide open)
  */
 #include "txntests.h"
 #include "sys/ufs/lfs.h"
@@ -145,4 +153,54 @@ test_deltacheck(void)
 	check(patched(tpath("hold"), 4, held, 3), "after the power cut, hold "
 	    "reads as its three commits left it", "size %d",
 	    slurp(tpath("hold")));
+}
+
+void
+test_precommit(void)
+{
+	static const struct patch first[] = { { 1, 50, "first" } };
+	struct txnstats a, b;
+	int fd = mkfile(tpath("pre"), 4), ready[2], go[2], aready[2];
+	int status, same;
+	pid_t h, pid;
+
+	close(mkfile(tpath("prehold"), 1));
+	sync();				/* the pages on the disk: DELTAs */
+	pipe(ready);
+	pipe(go);
+	pipe(aready);
+	h = holder(tpath("prehold"), ready[1], go[0], 1);
+	await(ready[0], 1);		/* a transaction runs: groups wait */
+	txnstats(&a, 0);
+	if ((pid = fork()) == 0) {
+		txn_begin();
+		if (pwrite_at(fd, PAGE + 50, "first", 5) != 5)
+			_exit(3);
+		post(aready[1]);
+		_exit(txn_commit() == 0 ? 0 : 4);
+	}
+	await(aready[0], 1);
+	txn_begin();			/* waits for the page until it goes */
+	same = pwrite_at(fd, PAGE + 50, "SECOND", 6) == 6;
+	txn_abort();
+	sync();
+	txnstats(&b, 0);
+	check(same && b.precommits > a.precommits, "a commit that would wait "
+	    "for its group lets its page lock go as it is queued",
+	    "%u pre-committed", b.precommits - a.precommits);
+	txn_begin();
+	pread_at(fd, PAGE + 50, buf, 5);
+	check(txn_commit() == 0 && memcmp(buf, "first", 5) == 0,
+	    "... a second transaction's abort over it leaves its bytes", "%.5s",
+	    buf);
+	txnstats(&b, 0);		/* its commit, and the reader's */
+	check(b.commits >= a.commits + 2, "... and once a reader's commit "
+	    "returns, its group is on the disk too", "%u commits",
+	    b.commits - a.commits);
+	post(go[1]);
+	status = reap(pid);
+	check(exited_with(reap(h), 0) && exited_with(status, 0) &&
+	    patched(tpath("pre"), 4, first, 1), "... and the file reads as "
+	    "it committed", "size %d", slurp(tpath("pre")));
+	close(fd);
 }

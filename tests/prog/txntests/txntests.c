@@ -57,6 +57,8 @@
  *		leaves them; deltahold and deltacheck (only when asked)
  *		around a power cut: a checkpoint logs a held page's DELTAs
  *		again (txn_delta.c)
+ *   precommit	a commit that would wait for its group lets its lock go
+ *		as it is queued; an abort over its page leaves its bytes
  *
  * The tests are in files by theme (txntests.h names them): the calls,
  * chflags, abort and commit, holes, isolation, plain calls and truncate
@@ -256,6 +258,7 @@ static const struct {
 	{ "delta", test_delta },
 	{ "deltahold", test_deltahold },
 	{ "deltacheck", test_deltacheck },
+	{ "precommit", test_precommit },
 };
 
 static void
@@ -293,7 +296,7 @@ main(int argc, char *argv[])
 	    "holes", "isolation", "ring", "clump", "nocycle", "kill", "exit",
 	    "implicit", "truncate", "limit", "nosteal", "aborted", "cleaner",
 	    "plaincycle", "victims", "youngest", "plainload", "holefill",
-	    "dos", "delta" };
+	    "dos", "delta", "precommit" };
 	const char *only = NULL;
 	unsigned i;
 	int ch;

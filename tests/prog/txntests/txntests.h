@@ -56,6 +56,7 @@ void	test_truncate(void);
 void	test_delta(void);
 void	test_deltahold(void);
 void	test_deltacheck(void);
+void	test_precommit(void);
 
 /* txn_nosteal.c: NO-STEAL and its limit */
 void	test_limit(void);
