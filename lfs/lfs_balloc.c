@@ -16,6 +16,7 @@
 #include "kern/vnode.h"
 #include "kern/mount.h"
 #include "kern/buf.h"
+#include "kern/proc.h"
 #include "ufs/ufs_extern.h"
 #include "lfs/lfs_extern.h"
 #include "lfs/lfs_txn.h"
@@ -153,8 +154,16 @@ lfs_balloc(struct inode *ip, daddr_t lbn, int size, struct ucred *cred,
 		/*
 		 * Committed data of a protected file neither on the disk nor
 		 * in the log (the cleaner's copy, a truncation's zeroes): it
-		 * goes to the disk before a transaction changes it.
+		 * goes to the disk before a transaction changes it.  A copy
+		 * lfs_markv is gathering goes with the cleaner's own write,
+		 * which no other write takes it from: wait for that one, or
+		 * this loop would write the inode again and again meanwhile.
 		 */
+		if ((bp->b_flags & B_CLEANCOPY) && fs->lfs_marking > 0) {
+			brelse(bp);
+			tsleep(&fs->lfs_marking, 0, "lfsmarkv", 0);
+			continue;
+		}
 		brelse(bp);
 		if ((error = lfs_segwrite_vnodes(vp->v_mount, SEGM_SYNC,
 		    &vp, 1)) != 0)

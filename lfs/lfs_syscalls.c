@@ -264,7 +264,8 @@ lfs_markv(struct mount *mp, struct lfs_markv_args *uap, int *retval)
 			error = e;
 		fs->lfs_cleanserial = fs->lfs_dlfs.dlfs_serial;
 	}
-	fs->lfs_marking--;
+	if (--fs->lfs_marking == 0)
+		wakeup(&fs->lfs_marking);	/* lfs_balloc waits for its copies */
 	for (i = 0; i < n; i++)
 		vrele(vps[i]);
 	free(vps);
