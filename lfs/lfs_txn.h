@@ -94,6 +94,8 @@ struct txn {
 	LIST_ENTRY(txn) t_all;		/* every transaction (GDB's "txn") */
 	int	t_mark;			/* the deadlock detector's */
 	u_int32_t t_seq;		/* its place in the commit queue */
+	int	t_calls;		/* its calls inside the file system now
+					 * (txn_callbegin) */
 	struct txn_pin *t_pins;		/* TXN_PRECOMMIT: what it changed */
 	int	t_npins;
 	char	*t_recs;		/* ... its DELTAs, as the summary will */
@@ -211,7 +213,7 @@ struct txn *txn_new(struct proc *, int flags);
 void	txn_end(struct txn *);
 int	txn_bind(struct txn *, struct vnode *);
 struct lfs *txn_callbegin(struct txn *);
-void	txn_callend(struct lfs *);
+void	txn_callend(struct txn *, struct lfs *);
 /* lfs_txncommit.c */
 int	txn_commit(struct txn *);
 void	txn_queue_wait(struct lfs *);

@@ -115,14 +115,21 @@ txn_group_issued(struct lfs *fs)
 		txn_unlockall(g);
 }
 
-/* Other transactions on fs that are running and could join a group. */
+/*
+ * Other transactions running on fs; atwork: only those that could join
+ * a group soon, at work in a call (a read the disk has, say) and not
+ * waiting for a lock (a queued committer may hold it).  One whose
+ * process is elsewhere, a shell's open transaction, keeps no committer
+ * waiting for company.
+ */
 static int
-txn_others(struct txn *self, struct lfs *fs)
+txn_others(struct txn *self, struct lfs *fs, int atwork)
 {
 	struct txn *t;
 
 	LIST_FOREACH(t, &txn_all, t_all)
-		if (t != self && t->t_fs == fs && t->t_state == TXN_RUNNING)
+		if (t != self && t->t_fs == fs && t->t_state == TXN_RUNNING &&
+		    (!atwork || (t->t_calls > 0 && t->t_wait == NULL)))
 			return 1;
 	return 0;
 }
@@ -227,7 +234,7 @@ txn_commit(struct txn *t)
 	TAILQ_INSERT_TAIL(&fs->lfs_txnq, t, t_commitq);
 	fs->lfs_ntxnq++;
 	/* Company could come, or must wait for a write first. */
-	if (txn_elr && (fs->lfs_txnleader != NULL || txn_others(t, fs)))
+	if (txn_elr && (fs->lfs_txnleader != NULL || txn_others(t, fs, 0)))
 		txn_precommit(t);
 	wakeup(&fs->lfs_txnq);
 	deadline = ticks + (txn_gcwait * hz + 999) / 1000;	/* whole ticks */
@@ -236,7 +243,7 @@ txn_commit(struct txn *t)
 			return t->t_error;	/* a group's leader wrote it */
 		/* Lead a group when company is enough, or not coming. */
 		if (t->t_state == TXN_COMMITTING && fs->lfs_txnleader == NULL &&
-		    (fs->lfs_ntxnq >= txn_gcmin || !txn_others(t, fs) ||
+		    (fs->lfs_ntxnq >= txn_gcmin || !txn_others(t, fs, 1) ||
 		    (int)(deadline - ticks) <= 0)) {
 			txn_group_write(fs);
 			continue;

@@ -196,7 +196,7 @@ txn_rdwr(struct vnode *vp, struct uio *uio, int ioflag, struct ucred *cred,
 			error = EIO;	/* no transaction's error for it */
 		txn_end(t);
 	}
-	txn_callend(fs);
+	txn_callend(implicit ? NULL : t, fs);
 	return error;
 }
 
@@ -398,7 +398,7 @@ txn_truncate(struct vnode *vp, off_t length, struct ucred *cred)
 		txn_stats.aborts++;
 	txn_unlockall(t);
 	txn_end(t);
-	txn_callend(fs);
+	txn_callend(NULL, fs);
 	return error;
 }
 

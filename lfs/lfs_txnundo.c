@@ -143,7 +143,7 @@ txn_exit(struct proc *p)
 	fs = txn_callbegin(t);
 	txn_undo(t);
 	txn_end(t);
-	txn_callend(fs);
+	txn_callend(NULL, fs);
 }
 
 /*
