@@ -55,7 +55,8 @@
  *	milliseconds pass (rounded up to clock ticks, 10 ms) or txn_gcmin
  *	committers are queued (50 ms and 8 by default), but only
  *	while another transaction on the file system could join soon (at
- *	work in a call, not waiting for a lock); whoever stops waiting writes for every one queued, and those
+ *	work in a call, not waiting for a lock), and one that keeps its
+ *	locks at most 10 ms (TXN_GCWAIT_HELD); whoever stops waiting writes for every one queued, and those
  *	that come while it writes form the next group.  The group's locks
  *	go as soon as its write is issued, before the disk is done (early
  *	lock release, txn_group_issued; txn_elr=0 keeps them to the end):

@@ -297,6 +297,12 @@ void
 txn_page_gone(struct buf *bp)
 {
 	struct txn *t = txn_owner(bp);
+	struct txn_page *tp = bp->b_fsdata;
+
+	if (tp != NULL) {		/* read again, it is the disk's */
+		free(tp->tp_snap);
+		tp->tp_snap = NULL;
+	}
 
 	bp->b_flags &= ~B_TXN;
 	txn_ndirty--;
