@@ -222,6 +222,7 @@ void	txn_page_forced(struct txn *, struct buf *);
 void	txn_undo(struct txn *);
 /* lfs_txndelta.c */
 int	txn_delta_plan(struct lfs *, struct buf *, int *room);
+int	txn_sumroom(struct lfs *);
 int	txn_precommit(struct txn *);
 void	txn_unpin(struct txn *, int release);
 int	txn_pending_size(struct vnode *, off_t *);

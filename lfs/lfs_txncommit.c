@@ -68,7 +68,7 @@ txn_release_pages(struct lfs *fs)
 	struct txn *t;
 	struct txn_lock *l;
 	struct buf *bp;
-	int room = fs->lfs_dlfs.dlfs_sumsize - sizeof(struct segsum) - 64;
+	int room = txn_sumroom(fs);
 
 	TAILQ_FOREACH(t, &fs->lfs_txnforce, t_commitq) {
 		t->t_state = TXN_FORCING;

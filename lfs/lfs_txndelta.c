@@ -99,6 +99,27 @@ txn_page_keep(struct buf *bp)
 	return 0;
 }
 
+/* The log holds (or a queued commit will) bytes lo..hi of bp too. */
+static void
+txn_page_logs(struct buf *bp, int lo, int hi)
+{
+	struct txn_page *tp = bp->b_fsdata;
+
+	if (txn_page_logged(bp)) {
+		lo = MIN(lo, tp->tp_off);
+		hi = MAX(hi, tp->tp_end);
+	}
+	tp->tp_off = lo;
+	tp->tp_end = hi;
+}
+
+/* The summary bytes a commit's DELTAs may take: one summary's. */
+int
+txn_sumroom(struct lfs *fs)
+{
+	return fs->lfs_dlfs.dlfs_sumsize - sizeof(struct segsum) - 64;
+}
+
 /* The segment writer took bp: its copy carries what the log held. */
 void
 txn_page_written(struct buf *bp)
@@ -326,20 +347,12 @@ txn_deltas_done(struct lfs *fs)
 	struct txn_lock *l;
 	struct txn_page *tp;
 	struct buf *bp;
-	int lo, hi;
 
 	TXN_FOREACH_DELTA(fs, t, l, bp) {
 		tp = bp->b_fsdata;
-		if (tp->tp_nrun > 0) {
-			lo = tp->tp_run[0][0];
-			hi = tp->tp_run[tp->tp_nrun - 1][1];
-			if (txn_page_logged(bp)) {
-				lo = MIN(lo, tp->tp_off);
-				hi = MAX(hi, tp->tp_end);
-			}
-			tp->tp_off = lo;
-			tp->tp_end = hi;
-		}
+		if (tp->tp_nrun > 0)
+			txn_page_logs(bp, tp->tp_run[0][0],
+			    tp->tp_run[tp->tp_nrun - 1][1]);
 		tp->tp_delta = 0;
 		txn_page_forced(t, bp);
 		if (!txn_page_logged(bp) && !(bp->b_flags & B_BUSY)) {
@@ -407,12 +420,10 @@ txn_precommit(struct txn *t)
 	int pass, need = 0, npins = 0, nrun, k;
 	u_int64_t size;
 	char *at = NULL;
-	struct lfs *fs = t->t_fs;
 
 	for (pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
-			if (need > (int)(fs->lfs_dlfs.dlfs_sumsize -
-			    sizeof(struct segsum)) - 64)
+			if (need > txn_sumroom(t->t_fs))
 				return 0;	/* more than a summary holds */
 			t->t_pins = pin = malloc(npins * sizeof(*pin),
 			    M_WAITOK | M_ZERO);
@@ -461,12 +472,7 @@ txn_precommit(struct txn *t)
 				at += lfs_mkdelta(at, VTOI(vp), bp->b_lblkno,
 				    bp->b_data, run[k][0], run[k][1], size);
 			if (nrun > 0) {
-				if (!txn_page_logged(bp)) {
-					tp->tp_off = run[0][0];
-					tp->tp_end = run[nrun - 1][1];
-				}
-				tp->tp_off = MIN(tp->tp_off, run[0][0]);
-				tp->tp_end = MAX(tp->tp_end, run[nrun - 1][1]);
+				txn_page_logs(bp, run[0][0], run[nrun - 1][1]);
 				tp->tp_pins++;
 				vref(vp);
 				pin->p_vp = vp;
