@@ -16,7 +16,9 @@ copy, with room):
 
 each timed by time(1) in the guest, with the scratch disk's counters read after.
 The figure is MB/s: the set's size over the phase's elapsed time (for copy, the
-bytes copied, read once and written once).
+bytes copied, read once and written once).  A file of "1 MB" is 2^20 bytes (dd's 16
+blocks of 64 KB); MB/s is 10^6 bytes/s, as in raw_disk.py and fs_bandwidth.py, so the
+rates compare with the drive's.
 
 sync(2) starts the writes and returns, as 4.4BSD's did: on FFS and EFS the
 create's last writes are still queued when its time is taken, while LFS's sync
@@ -115,6 +117,11 @@ def measure(profile: str, sets) -> dict:
     return res
 
 
+def mbps(files: int, mb: int, seconds: float) -> float:
+    """The set's rate in 10^6 bytes/s (its files are mb * 2^20 bytes each)."""
+    return files * (mb << 20) / seconds / 1e6 if seconds > 0 else 0.0
+
+
 def say(name: str, files: int, mb: int, phase: str, res: dict) -> None:
     """One phase's line on the console, as it is measured."""
     s, r, w = res[name, (files, mb), phase]
@@ -129,7 +136,7 @@ def table(res: dict, profile: str, sets) -> str:
              f"guest {SINGLE_MEM} MB, buffer cache {BUFCACHE_KB} KB; a fresh {mb_fs} MB file "
              "system per set; create and copy end with sync; umount and mount before copy "
              "and remove.",
-             "Seconds (MB/s; for copy the MB copied), one run each.", "",
+             "Seconds (MB/s, 10^6 bytes/s; for copy the bytes copied), one run each.", "",
              f"{'set':12s} {'phase':16s}" + "".join(f"{n:>18s}" for n in ("FFS", "EFS", "LFS"))
              + f"{'LFS/FFS':>9s}{'EFS/FFS':>9s}{'LFS/EFS':>9s}"]
     for files, mb in sets:
@@ -138,8 +145,8 @@ def table(res: dict, profile: str, sets) -> str:
             for name in ("FFS", "EFS", "LFS"):
                 s = res[name, (files, mb), phase][0]
                 secs[name] = s
-                rate = files * mb / s if s > 0 and phase != "remove" else 0
-                cells.append(f"{s:8.2f} ({rate:5.2f})" if phase != "remove" else f"{s:8.2f}")
+                cells.append(f"{s:8.2f} ({mbps(files, mb, s):5.2f})" if phase != "remove"
+                             else f"{s:8.2f}")
             lines.append(f"{f'{files} x {mb} MB':12s} {phase:16s}" +
                          "".join(f"{c:>18s}" for c in cells) +
                          f"{secs['LFS'] / secs['FFS']:9.2f}{secs['EFS'] / secs['FFS']:9.2f}"
@@ -172,11 +179,11 @@ def plot(res: dict, sets, path: Path) -> None:
         for i, (name, colour) in enumerate((("FFS", "tab:red"), ("EFS", "tab:blue"),
                                             ("LFS", "tab:green"))):
             xs = [k + (i - 1) * width for k in range(len(sets))]
-            ax.bar(xs, [files * mb / res[name, (files, mb), phase][0] for files, mb in sets],
+            ax.bar(xs, [mbps(files, mb, res[name, (files, mb), phase][0]) for files, mb in sets],
                    width, color=colour, label=name)
         ax.set_xticks(range(len(sets)))
         ax.set_xticklabels([f"{f} x {mb} MB" for f, mb in sets])
-        ax.set_ylabel("MB/s")
+        ax.set_ylabel("MB/s (10^6 bytes/s)")
         ax.set_title(f"Bigfile {phase}")
         ax.legend()
     savefig(fig, path)
