@@ -23,9 +23,11 @@ boot: the kernel's defaults (group commit, and a group's locks released as
 soon as its write is issued: early lock release), group commit off (as
 above), and txn_elr=0 (the locks held until the disk is done).  Every
 transaction changes the branch row and the history file's last page and
-count, so each waits for those pages until the one before it is issued, and
-groups stay at one transaction whatever the setting; early release lets a
-transaction run while the one before it is written.  TPS is the mean of the
+count, so each waits for the transaction before it to let those pages go.
+With the defaults a committer that would wait for its group's write lets
+them go at once (pre-commit, lfs_txndelta.c), so the next transaction runs
+and joins the same group; with txn_elr=0 it keeps them until the disk is
+done, and groups stay at one transaction.  TPS is the mean of the
 two runs; txnstat gives the mean group size and the deadlock victims (tpcb
 tries each again).
 
