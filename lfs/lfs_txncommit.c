@@ -248,8 +248,13 @@ txn_commit(struct txn *t)
 	t->t_seq = ++fs->lfs_txnseq;
 	TAILQ_INSERT_TAIL(&fs->lfs_txnq, t, t_commitq);
 	fs->lfs_ntxnq++;
-	/* Company could come, or must wait for a write first. */
-	if (txn_elr && (fs->lfs_txnleader != NULL || txn_others(t, fs, 0)))
+	/*
+	 * Company could come, or t must wait for a write first: the
+	 * leader's, or its queue's head (a pre-committed head leaves a
+	 * committer that keeps its locks to the next group).
+	 */
+	if (txn_elr && (fs->lfs_txnleader != NULL || fs->lfs_ntxnq > 1 ||
+	    txn_others(t, fs, 0)))
 		txn_precommit(t);
 	wakeup(&fs->lfs_txnq);
 	deadline = ticks + (txn_gcwait_of(t) * hz + 999) / 1000; /* whole ticks */
