@@ -163,7 +163,7 @@ def options(argv: list[str]):
         ap.error("--fullness: each between 30 and 95")
     if args.full:
         args.clean_passes, args.runs, args.txns = 3, 3, 400
-    args.scan_txns, args.chapter5 = 0, False
+    args.scan_txns, args.no_scan, args.chapter5 = 0, True, False
     return args
 
 

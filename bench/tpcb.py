@@ -3,8 +3,8 @@ transaction manager (lib/libdb, bin/tpcb) on FFS, EFS and BSD-LFS, and the
 kernel's transactions on BSD-LFS (thesis 5.2, figure 5-3).
 
     python3 -m bench.tpcb [--profile hp97560] [--scale 1] [--runs 3] [--txns 400]
-        [--scan-txns 500] [--clean-passes 3] [--configs FFS,EFS,...] [--thesis]
-        [--out build/bench]
+        [--scan-txns 500] [--no-scan] [--clean-passes 3] [--configs FFS,EFS,...]
+        [--thesis] [--out build/bench]
 
 The guest has 16 MB of memory, as the thesis' HP 9000/380 had (the kernel's
 buffer cache is a tenth of it; tpcb's account page cache is 1 MB).  For each
@@ -64,6 +64,8 @@ once after the TPC-B runs (and --scan-txns more transactions); the
 break-even number of transactions between scans is where LFS's faster
 transactions have paid for its slower scan:
     N* = (T_scan,LFS - T_scan,RO) / (1/TPS_RO - 1/TPS_LFS).
+--no-scan leaves SCAN out: at --thesis scale its three scans and the
+reorganizer are most of LFS's time, and table 7-9 does not need them.
 
 --thesis: the thesis' scale and protocol (10 TPS: 1,000,000 accounts, a
 237 MB account relation; 10 runs of 1,000 transactions).  Writes
@@ -259,8 +261,9 @@ def measure(g: Guest, name: str, args: argparse.Namespace, log,
     if sectors is None:
         # df's fullness after the load goes inversely as the partition.
         sectors = int(args.scale * PART_PER_TPS * (80 / 70 if args.chapter5 else 1))
+    scanned = name in SCANNED and not args.no_scan
     if name in ("LFS", "LFS-K") and not args.chapter5:
-        total = WARMUP_TXNS + args.runs * args.txns + args.scan_txns
+        total = WARMUP_TXNS + args.runs * args.txns + (args.scan_txns if scanned else 0)
         sectors = min(sectors + total * LFS_SECTORS_PER_TXN, DISK_SECTORS)
     res = Result(name, sectors=sectors)
     newfs, mount, opts = setup(name, sectors, args.clean_passes, args.chapter5)
@@ -274,7 +277,7 @@ def measure(g: Guest, name: str, args: argparse.Namespace, log,
     res.account_pages = int(m.group(2)) if m else 0
     res.df = g.ok("df /mnt").strip().split("\n")[-1]
     log(f"  {name}: loaded, {res.df}")
-    if name in SCANNED:
+    if scanned:
         res.scan0 = scan(g, mount, long)
         log(f"  {name}: scan after the load {res.scan0:.1f} s")
     out = g.ok(f"tpcb {mode} -r {args.runs} -n {args.txns} {opts} /mnt/db",
@@ -292,7 +295,7 @@ def measure(g: Guest, name: str, args: argparse.Namespace, log,
         res.steals = int(k.group(7))
     log(f"  {name}: {' '.join(f'{t:.2f}' for t in res.tps)} TPS after "
         f"{res.warm} warm-up transactions")
-    if name in SCANNED:
+    if scanned:
         if args.scan_txns:
             out = g.ok(f"tpcb -m user -n {args.scan_txns} /mnt/db", timeout=long * 8)
             done = DONE.search(out)
@@ -552,6 +555,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--txns", type=int, default=400)
     ap.add_argument("--scan-txns", type=int, default=500,
                     help="more transactions before the second scan")
+    ap.add_argument("--no-scan", action="store_true",
+                    help="TPC-B only: no SCAN (its scans and the reorganizer)")
     ap.add_argument("--clean-passes", type=int, default=3,
                     help="cleaner configurations: warm up until the cleaner has "
                     "cleaned this many times the partition's segments")
