@@ -44,7 +44,7 @@ SEGBLOCKS = 256             # 1 MB segments of 4 KB blocks
 
 def sectors_for(fullness: float, scale: int) -> int:
     """The partition that df finds this full after tpcb's load (80%: tpcb's)."""
-    return int(tpcb.PART_PER_TPS * scale * 0.80 / fullness)
+    return tpcb.partition(scale, fullness)
 
 
 def measure(args) -> dict:

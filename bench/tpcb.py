@@ -131,11 +131,15 @@ CONFIGS = ("FFS", "EFS", "LFS", "LFS-C1M", "LFS-C256K", "LFS-K", "LFS-KC1M", "LF
 DEFAULT_CONFIGS = CONFIGS[:-1]
 SCANNED = ("FFS", "EFS", "LFS")
 KERNEL = ("LFS-K", "LFS-KC1M")   # tpcb -m kernel
-# Sectors per TPS of scale: the "80% full" partition (df 80% on LFS after
-# the load of 22.3 MB per TPS), and what one transaction writes on LFS
-# without a cleaner (about 7 blocks), with room to spare.
-PART_PER_TPS = 69000
-LFS_SECTORS_PER_TXN = 96
+# The "80% full" partition: df on LFS right after the load reads
+#   used / (0.9 * size - 2 segments)
+# (10% minfree, two segments the cleaner keeps), used being 22.3 MB per TPS
+# of scale and size the partition less about 850 KB of the file system's
+# own.  The two segments do not grow with the scale: sized per TPS alone,
+# the scale-10 partition was 73% full.
+LOAD_KB_PER_TPS, LOAD_KB_FIXED = 22322, 66      # df's used: 22,388 KB at 1, 223,288 at 10
+LFS_OWN_KB, LFS_RESERVED_KB = 850, 2 * 1024
+LFS_SECTORS_PER_TXN = 96    # what a transaction writes on LFS without a cleaner, and more
 WARMUP_TXNS = 1500          # at most, before the runs (tpcb's own bound is 1,024)
 DISK_SECTORS = 2600000      # sd1 is 2,647,080 sectors
 RUN = re.compile(r"tpcb run (\d+) txns (\d+) usecs (\d+)")
@@ -148,6 +152,13 @@ DONE = re.compile(r"tpcb done: (\d+) committed")
 KTXN = re.compile(r"tpcb kernel txns: (\d+) commits, (\d+) aborts, (\d+) victims, "
                   r"(\d+) lock waits, (\d+) group commits, (\d+) pages forced, "
                   r"(\d+) steals")
+
+
+def partition(scale: int, full: float = 0.80) -> int:
+    """Sectors of the partition that df on LFS finds full this much after
+    tpcb -i -s scale (1 MB segments; FFS and EFS get the same partition)."""
+    used = scale * LOAD_KB_PER_TPS + LOAD_KB_FIXED
+    return int(2 * ((used / full + LFS_RESERVED_KB) / 0.9 + LFS_OWN_KB))
 
 
 @dataclass
@@ -260,7 +271,7 @@ def measure(g: Guest, name: str, args: argparse.Namespace, log,
     t0 = time.monotonic()
     if sectors is None:
         # df's fullness after the load goes inversely as the partition.
-        sectors = int(args.scale * PART_PER_TPS * (80 / 70 if args.chapter5 else 1))
+        sectors = int(partition(args.scale) * (80 / 70 if args.chapter5 else 1))
     scanned = name in SCANNED and not args.no_scan
     if name in ("LFS", "LFS-K") and not args.chapter5:
         total = WARMUP_TXNS + args.runs * args.txns + (args.scan_txns if scanned else 0)

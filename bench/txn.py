@@ -113,7 +113,7 @@ def tpcb_multi(profile: str, kargs: str, procs=TPCB_PROCS) -> dict:
     size, deadlock victims per commit)}."""
     res = {}
     per_p = tpcb.WARMUP_TXNS + TPCB_RUNS * TPCB_TXNS
-    sectors = min(tpcb.PART_PER_TPS + len(procs) * per_p * tpcb.LFS_SECTORS_PER_TXN,
+    sectors = min(tpcb.partition(1) + len(procs) * per_p * tpcb.LFS_SECTORS_PER_TXN,
                   tpcb.DISK_SECTORS)
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         with Guest(Path(tmp), profile=profile, kargs=kargs, mem=tpcb.MEM) as g:
