@@ -42,11 +42,6 @@ POLICIES = {"greedy": "LFS-C1M", "cost-benefit": "LFS-B1M"}
 SEGBLOCKS = 256             # 1 MB segments of 4 KB blocks
 
 
-def sectors_for(fullness: float, scale: int) -> int:
-    """The partition that df finds this full after tpcb's load (80%: tpcb's)."""
-    return tpcb.partition(scale, fullness)
-
-
 def measure(args) -> dict:
     """(fullness %, policy) -> tpcb.Result, or the error text."""
     res: dict = {}
@@ -54,7 +49,7 @@ def measure(args) -> dict:
         with Guest(Path(tmp), profile=args.profile, mem=tpcb.MEM) as g:
             for pct in args.fullness:
                 for policy, config in POLICIES.items():
-                    sectors = sectors_for(pct / 100, args.scale)
+                    sectors = tpcb.partition(args.scale, pct / 100)
                     print(f"{pct}% full, {policy} ({sectors} sectors):", flush=True)
                     try:
                         res[pct, policy] = tpcb.measure(

@@ -25,7 +25,7 @@ def test_the_cleaner_gives_tpcb_every_option_it_reads():
     for policy, config in cleaner.POLICIES.items():
         g = MuteGuest()
         res = tpcb.measure(g, config, args, lambda line: None,
-                           cleaner.sectors_for(0.80, args.scale))
+                           tpcb.partition(args.scale, 0.80))
         assert g.commands[0].startswith("newfs_lfs"), (policy, g.commands)
         assert g.commands[-1] == "umount /mnt", (policy, g.commands)
         assert res.tps == [], policy        # nothing was answered, nothing measured
